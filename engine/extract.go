@@ -1,0 +1,103 @@
+package engine
+
+import (
+	"bytes"
+	"fmt"
+)
+
+// Profile selects the extraction grammars (SPEC 7.1).
+type Profile int
+
+const (
+	// ProfileV2 runs typed records, Arabic sentences and literal lines; every
+	// new store is written with it.
+	ProfileV2 Profile = 2
+	// ProfileV1 runs typed records only; it replays legacy V1 stores.
+	ProfileV1 Profile = 1
+)
+
+var (
+	typedPrefix  = []byte("@chronicle\t")
+	markerPrefix = []byte("@chronicle")
+)
+
+// Extract validates src (size, strict UTF-8) and returns its events in
+// source order using the grammars of profile. doc is SHA-256(src); it seeds
+// the event identities. Any rejection is an *ExtractError.
+func Extract(src []byte, doc [32]byte, profile Profile) ([]Event, error) {
+	if len(src) > MaxSourceSize {
+		return nil, &ExtractError{Offset: MaxSourceSize, Err: ErrSourceTooLarge,
+			Detail: fmt.Sprintf("source is %d bytes, the limit is %d", len(src), MaxSourceSize)}
+	}
+	if off, ok := InvalidTextOffset(src); !ok {
+		detail := "invalid UTF-8 sequence"
+		if src[off] == 0 {
+			detail = "NUL byte"
+		}
+		return nil, &ExtractError{Line: 1 + bytes.Count(src[:off], []byte{'\n'}), Offset: off,
+			Err: ErrInvalidText, Detail: detail}
+	}
+	var events []Event
+	err := ForEachLine(src, func(line Line) error {
+		f, ok, err := parseLine(line.Text, profile)
+		if err != nil {
+			return lineError(line, err)
+		}
+		if !ok {
+			return nil
+		}
+		if len(line.Text) > MaxSpanLen {
+			return &ExtractError{Line: line.Number, Offset: line.Start, Err: ErrSpanTooLong,
+				Detail: fmt.Sprintf("event span is %d bytes, the limit is %d", len(line.Text), MaxSpanLen)}
+		}
+		if len(events) >= MaxEvents {
+			return &ExtractError{Line: line.Number, Offset: line.Start, Err: ErrTooManyEvents,
+				Detail: fmt.Sprintf("event %d exceeds the limit of %d events", len(events)+1, MaxEvents)}
+		}
+		events = append(events, newEvent(&doc, line, f))
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return events, nil
+}
+
+// ruleError is a grammar failure inside one line: the offset is relative to
+// the line start.
+type ruleError struct {
+	at     int
+	err    error
+	detail string
+}
+
+func (e *ruleError) Error() string { return e.detail }
+
+func failAt(at int, err error, format string, args ...any) *ruleError {
+	return &ruleError{at: at, err: err, detail: fmt.Sprintf(format, args...)}
+}
+
+func lineError(line Line, err error) error {
+	re := err.(*ruleError)
+	return &ExtractError{Line: line.Number, Offset: line.Start + re.at, Err: re.err, Detail: re.detail}
+}
+
+// parseLine dispatches one physical line (SPEC 7.1). It returns the event
+// fields and true, false for prose, or a *ruleError that rejects the source.
+func parseLine(text []byte, profile Profile) (fields, bool, error) {
+	if bytes.HasPrefix(text, typedPrefix) {
+		f, err := parseTyped(text)
+		return f, err == nil, err
+	}
+	if bytes.HasPrefix(text, markerPrefix) {
+		return fields{}, false, failAt(len(markerPrefix), ErrMarker,
+			"line starts with @chronicle but the marker is not followed by a TAB")
+	}
+	if profile == ProfileV1 {
+		return fields{}, false, nil
+	}
+	if f, ok, err := parseArabic(text); err != nil || ok {
+		return f, ok, err
+	}
+	return parseLiteral(text)
+}

@@ -1,0 +1,63 @@
+package engine
+
+import (
+	"encoding/hex"
+	"strconv"
+)
+
+// jsonBuf builds the hand-made compact JSON of SPEC 5: fixed key order, no
+// whitespace, plain decimal integers, and the exact string escaping below.
+type jsonBuf struct{ b []byte }
+
+const hexDigits = "0123456789abcdef"
+
+// str appends s as a JSON string: `"` `\` LF CR TAB get short escapes, other
+// bytes below 0x20 become \u00xx in lowercase hex, everything else (DEL,
+// `/`, every byte >= 0x80) is copied raw.
+func (j *jsonBuf) str(s string) {
+	j.b = append(j.b, '"')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"':
+			j.b = append(j.b, '\\', '"')
+		case c == '\\':
+			j.b = append(j.b, '\\', '\\')
+		case c == '\n':
+			j.b = append(j.b, '\\', 'n')
+		case c == '\r':
+			j.b = append(j.b, '\\', 'r')
+		case c == '\t':
+			j.b = append(j.b, '\\', 't')
+		case c < 0x20:
+			j.b = append(j.b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+		default:
+			j.b = append(j.b, c)
+		}
+	}
+	j.b = append(j.b, '"')
+}
+
+// raw appends literal JSON text (punctuation, keys already quoted).
+func (j *jsonBuf) raw(s string) { j.b = append(j.b, s...) }
+
+// key appends `"name":` (names are plain ASCII) preceded by a comma unless
+// first.
+func (j *jsonBuf) key(name string, first bool) {
+	if !first {
+		j.b = append(j.b, ',')
+	}
+	j.b = append(j.b, '"')
+	j.b = append(j.b, name...)
+	j.b = append(j.b, '"', ':')
+}
+
+func (j *jsonBuf) int(v int64)   { j.b = strconv.AppendInt(j.b, v, 10) }
+func (j *jsonBuf) uint(v uint64) { j.b = strconv.AppendUint(j.b, v, 10) }
+
+// digest appends a 32-byte digest as a 64-char lowercase hex JSON string.
+func (j *jsonBuf) digest(d [32]byte) {
+	j.b = append(j.b, '"')
+	j.b = hex.AppendEncode(j.b, d[:])
+	j.b = append(j.b, '"')
+}
