@@ -1,0 +1,112 @@
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"runtime"
+	"time"
+)
+
+const (
+	benchmarkFile     = "chronicle-benchmark.txt"
+	benchmarkQuestion = "Ahmed Khalid"
+	benchmarkWords    = 333320 // copies of "word " after each of the first three records
+)
+
+// benchmarkRecords are the four typed records of the SPEC 14 corpus.
+var benchmarkRecords = [4]string{
+	"@chronicle\tAhmed\tBORROWED_FROM\tKhalid\t100\tSAR\tT1\tASSERTED\tPOSITIVE\tCONFIRMED",
+	"@chronicle\tSaud\tINTERMEDIARY_FOR\tKhalid\t-\tSAR\tT2\tASSERTED\tPOSITIVE\tCONFIRMED",
+	"@chronicle\tAhmed\tPAID_TO\tSaud\t40\tSAR\tT3\tASSERTED\tPOSITIVE\tCONFIRMED",
+	"@chronicle\tAhmed\tTRANSFER_TO\tSaud\t60\tSAR\tT4\tUNCERTAIN\tPOSITIVE\tPENDING",
+}
+
+// benchmarkCorpus builds the 5,000,096-byte, 1,000,000-word corpus of SPEC
+// 14 (SHA-256 2e3eb278…cd663).
+func benchmarkCorpus() []byte {
+	filler := bytes.Repeat([]byte("word "), benchmarkWords)
+	var b bytes.Buffer
+	for i, r := range benchmarkRecords {
+		b.WriteString(r)
+		b.WriteByte('\n')
+		if i < 3 {
+			b.Write(filler)
+			b.WriteByte('\n')
+		}
+	}
+	return b.Bytes()
+}
+
+// benchmark times ingest, the settlement query and the receipt verification
+// on the SPEC 14 corpus and prints the original key=value lines. The arena
+// figures are 0 (this implementation has no arena); heap_peak_bytes is the
+// Go heap high-water mark instead.
+func (c *cli) benchmark() int {
+	code := c.runBenchmark()
+	fmt.Fprintln(c.stdout, "arena_live_after_free=0")
+	return code
+}
+
+func (c *cli) runBenchmark() int {
+	var s scratch
+	s.addStory(benchmarkFile, benchmarkQuestion)
+	if err := s.claim(); err != nil {
+		return c.fail(exitFailure, "--benchmark: %v", err)
+	}
+	defer s.cleanup()
+	corpus := benchmarkCorpus()
+	if err := createExclusive(benchmarkFile, corpus); err != nil {
+		return c.fail(exitFailure, "--benchmark: %v", err)
+	}
+	store := benchmarkFile + ".chronicle"
+
+	start := time.Now()
+	code, _ := quietRun("ingest", benchmarkFile)
+	ingest := time.Since(start)
+	if code != exitOK {
+		return c.fail(exitFailure, "--benchmark: ingest failed")
+	}
+	start = time.Now()
+	code, out := quietRun("query", store, benchmarkQuestion)
+	query := time.Since(start)
+	status, settled, err := settlementOf(out)
+	if code != exitOK || err != nil || status != "PARTIAL" || settled != [2]int64{40, 1} {
+		return c.fail(exitFailure, "--benchmark: query did not give PARTIAL 40/1")
+	}
+	receiptPath := lastLineValue(out)
+	start = time.Now()
+	code, _ = quietRun("verify", receiptPath)
+	verify := time.Since(start)
+	if code != exitOK {
+		return c.fail(exitFailure, "--benchmark: query receipt did not verify")
+	}
+	receiptBytes, err := os.ReadFile(receiptPath)
+	if err != nil {
+		return c.fail(exitFailure, "--benchmark: %v", err)
+	}
+	corpusSum, receiptSum := sha256.Sum256(corpus), sha256.Sum256(receiptBytes)
+	w := c.stdout
+	fmt.Fprintf(w, "benchmark_words=%d\n", 3*benchmarkWords+len(benchmarkRecords)*10)
+	fmt.Fprintf(w, "input_bytes=%d\n", len(corpus))
+	fmt.Fprintf(w, "extracted_events=%d\n", len(benchmarkRecords))
+	fmt.Fprintf(w, "elapsed_seconds=%.9f\n", ingest.Seconds())
+	fmt.Fprintf(w, "throughput_bytes_per_second=%.3f\n", float64(len(corpus))/ingest.Seconds())
+	fmt.Fprintf(w, "query_seconds=%.9f\n", query.Seconds())
+	fmt.Fprintf(w, "verify_seconds=%.9f\n", verify.Seconds())
+	fmt.Fprintf(w, "arena_capacity_bytes=0\narena_peak_bytes=0\nheap_peak_bytes=%d\n", heapPeak())
+	fmt.Fprintf(w, "corpus_sha256=%s\n", hex.EncodeToString(corpusSum[:]))
+	fmt.Fprintf(w, "receipt_sha256=%s\n", hex.EncodeToString(receiptSum[:]))
+	fmt.Fprintf(w, "status=PARTIAL\nsettled=40/100\n")
+	return exitOK
+}
+
+// heapPeak reports the heap memory the runtime obtained from the OS, the
+// closest Go analogue of the original arena's peak.
+func heapPeak() uint64 {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapSys
+}

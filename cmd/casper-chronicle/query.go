@@ -1,0 +1,82 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"chronicle/engine"
+	"chronicle/engine/find"
+	"chronicle/engine/receipt"
+	"chronicle/engine/settle"
+)
+
+// maxStorePath is the longest STORE argument (SPEC 1).
+const maxStorePath = 2047
+
+// canonical replays queries and finds with the engine; it is the Replayer of
+// receipt verification.
+type canonical struct{}
+
+func (canonical) Query(s *engine.Store, question string) ([]byte, error) {
+	return settle.Query(s, question)
+}
+
+func (canonical) Find(s *engine.Store, terms string) ([]byte, error) {
+	return find.Find(s, terms)
+}
+
+func (c *cli) query(storePath, question string) int {
+	return c.answer("query", receipt.KindQuery, storePath, question)
+}
+
+func (c *cli) find(storePath, terms string) int {
+	return c.answer("find", receipt.KindFind, storePath, terms)
+}
+
+// claim is sugar for query with "@claim<TAB>S<TAB>P<TAB>O" (SPEC 1); its
+// own field checks come before anything else.
+func (c *cli) claim(storePath, subject, predicate, object string) int {
+	for _, f := range []string{subject, predicate, object} {
+		if len(f) > engine.MaxFieldLen || strings.IndexByte(f, '\t') >= 0 {
+			return c.fail(exitUsage, "claim: SUBJECT, PREDICATE and OBJECT must be at most %d bytes without TAB", engine.MaxFieldLen)
+		}
+	}
+	return c.answer("claim", receipt.KindQuery, storePath, "@claim\t"+subject+"\t"+predicate+"\t"+object)
+}
+
+// answer runs SPEC 1.3: validate, load, compute, write the receipt, print.
+func (c *cli) answer(cmd string, kind receipt.Kind, storePath, question string) int {
+	if storePath == "" || len(storePath) > maxStorePath || !engine.ValidTextString(storePath) {
+		return c.fail(exitUsage, "%s: STORE must be 1..%d bytes of UTF-8 text", cmd, maxStorePath)
+	}
+	if !engine.ValidTextString(question) {
+		return c.fail(exitUsage, "%s: the question is not valid UTF-8 text", cmd)
+	}
+	data, err := readLimited(storePath, maxStoreFile)
+	if err != nil {
+		return c.fail(exitFailure, "%s: %v", cmd, err)
+	}
+	store, err := engine.Load(data)
+	if err != nil {
+		return c.fail(exitFailure, "%s: %s: %v", cmd, storePath, err)
+	}
+	var result []byte
+	if kind == receipt.KindFind {
+		result, err = canonical{}.Find(store, question)
+	} else {
+		result, err = canonical{}.Query(store, question)
+	}
+	if err != nil {
+		return c.fail(exitFailure, "%s: %v", cmd, err)
+	}
+	rec, err := receipt.New(kind, storePath, question, data, store.Version, store.Document, result)
+	if err != nil {
+		return c.fail(exitFailure, "%s: %v", cmd, err)
+	}
+	receiptPath := storePath + receipt.FileSuffix(kind, store.Version, question)
+	if err := writeOnce(receiptPath, rec.Encode()); err != nil {
+		return c.fail(exitFailure, "%s: %v", cmd, err)
+	}
+	fmt.Fprintf(c.stdout, "%s\nreceipt=%s\n", result, receiptPath)
+	return exitOK
+}
