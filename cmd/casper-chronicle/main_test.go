@@ -37,9 +37,15 @@ type result struct {
 // runIn runs the binary in dir with imported_at fixed to the golden clock.
 func runIn(t testing.TB, dir string, args ...string) result {
 	t.Helper()
+	return runEnv(t, dir, []string{"SOURCE_DATE_EPOCH=1750000000"}, args...)
+}
+
+// runEnv runs the binary in dir with extra environment variables.
+func runEnv(t testing.TB, dir string, env []string, args ...string) result {
+	t.Helper()
 	cmd := exec.Command(binary, args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "SOURCE_DATE_EPOCH=1750000000")
+	cmd.Env = append(os.Environ(), env...)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	err := cmd.Run()
