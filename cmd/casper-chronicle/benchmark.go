@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"chronicle/cmd/internal/fileio"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -58,7 +59,7 @@ func (c *cli) runBenchmark() int {
 	}
 	defer s.cleanup()
 	corpus := benchmarkCorpus()
-	if err := createExclusive(benchmarkFile, corpus); err != nil {
+	if err := fileio.CreateExclusive(benchmarkFile, corpus); err != nil {
 		return c.fail(exitFailure, "--benchmark: %v", err)
 	}
 	store := benchmarkFile + ".chronicle"

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"chronicle/cmd/internal/fileio"
 	"crypto/sha256"
 	"errors"
 	"fmt"
@@ -32,7 +33,7 @@ func (c *cli) ingest(file string) int {
 		if err != nil {
 			return c.fail(exitFailure, "ingest %s: %v", file, err)
 		}
-		src, err := readLimited(file, engine.MaxSourceSize)
+		src, err := fileio.ReadLimited(file, engine.MaxSourceSize)
 		if err != nil {
 			return c.fail(exitFailure, "ingest: %v", err)
 		}
@@ -41,7 +42,7 @@ func (c *cli) ingest(file string) int {
 			return c.fail(exitFailure, "ingest %s: %v", file, err)
 		}
 		storeBytes = store.Encode()
-		if err := createExclusive(storePath, storeBytes); err != nil {
+		if err := fileio.CreateExclusive(storePath, storeBytes); err != nil {
 			return c.fail(exitFailure, "ingest %s: cannot create store: %v", file, err)
 		}
 	}
@@ -49,7 +50,7 @@ func (c *cli) ingest(file string) int {
 	if err != nil {
 		return c.fail(exitFailure, "ingest %s: %v", file, err)
 	}
-	if err := writeOnce(receiptPath, rec.Encode()); err != nil {
+	if err := fileio.WriteOnce(receiptPath, rec.Encode()); err != nil {
 		return c.fail(exitFailure, "ingest %s: %v", file, err)
 	}
 	fmt.Fprintf(c.stdout, "store=%s\nreceipt=%s\n", storePath, receiptPath)
@@ -61,7 +62,7 @@ func (c *cli) ingest(file string) int {
 // store is reused untouched. It returns (nil, nil, nil) when there is no
 // valid store to reuse.
 func (c *cli) reusableStore(file, storePath string) ([]byte, *engine.Store, error) {
-	data, err := readLimited(storePath, maxStoreFile)
+	data, err := fileio.ReadLimited(storePath, fileio.MaxStoreFile)
 	if err != nil {
 		return nil, nil, nil
 	}
@@ -69,7 +70,7 @@ func (c *cli) reusableStore(file, storePath string) ([]byte, *engine.Store, erro
 	if err != nil {
 		return nil, nil, nil
 	}
-	src, err := readLimited(file, maxStoreFile)
+	src, err := fileio.ReadLimited(file, fileio.MaxStoreFile)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"chronicle/cmd/internal/fileio"
 	"fmt"
 	"strings"
 
@@ -52,7 +53,7 @@ func (c *cli) answer(cmd string, kind receipt.Kind, storePath, question string) 
 	if !engine.ValidTextString(question) {
 		return c.fail(exitUsage, "%s: the question is not valid UTF-8 text", cmd)
 	}
-	data, err := readLimited(storePath, maxStoreFile)
+	data, err := fileio.ReadLimited(storePath, fileio.MaxStoreFile)
 	if err != nil {
 		return c.fail(exitFailure, "%s: %v", cmd, err)
 	}
@@ -74,7 +75,7 @@ func (c *cli) answer(cmd string, kind receipt.Kind, storePath, question string) 
 		return c.fail(exitFailure, "%s: %v", cmd, err)
 	}
 	receiptPath := storePath + receipt.FileSuffix(kind, store.Version, question)
-	if err := writeOnce(receiptPath, rec.Encode()); err != nil {
+	if err := fileio.WriteOnce(receiptPath, rec.Encode()); err != nil {
 		return c.fail(exitFailure, "%s: %v", cmd, err)
 	}
 	fmt.Fprintf(c.stdout, "%s\nreceipt=%s\n", result, receiptPath)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"chronicle/cmd/internal/fileio"
 	"crypto/sha256"
 	"fmt"
 	"os"
@@ -52,7 +53,7 @@ func (c *cli) selfCheck() int {
 		}
 	}
 	for path, story := range map[string]string{selfTestFile: selfTestStory, conflictTestFile: conflictTestStory, missingTestFile: missingTestStory} {
-		if err := createExclusive(path, []byte(story)); err != nil {
+		if err := fileio.CreateExclusive(path, []byte(story)); err != nil {
 			return c.fail(exitFailure, "--self-check: %v", err)
 		}
 	}
