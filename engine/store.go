@@ -217,16 +217,48 @@ func decode(data []byte) (*Store, error) {
 			sourceSize, count, rest)
 	}
 	s.Source = r.bytes(int(sourceSize))
-	s.Events = make([]Event, count)
-	for i := range s.Events {
-		if err := decodeEvent(r, &s.Events[i], sourceSize, i+1); err != nil {
+	events, err := decodeEvents(r, int(count), sourceSize)
+	if err != nil {
+		return nil, err
+	}
+	s.Events = events
+	return s, nil
+}
+
+// decodeEvents reads exactly count event records up to the end of r.
+func decodeEvents(r *storeReader, count int, sourceSize uint64) ([]Event, error) {
+	events := make([]Event, count)
+	for i := range events {
+		if err := decodeEvent(r, &events[i], sourceSize, i+1); err != nil {
 			return nil, err
 		}
 	}
-	if r.off != len(data) {
-		return nil, storeErr(ErrMalformed, r.off, "%d bytes follow the last event", len(data)-r.off)
+	if r.off != len(r.b) {
+		return nil, storeErr(ErrMalformed, r.off, "%d bytes follow the last event", len(r.b)-r.off)
 	}
-	return s, nil
+	return events, nil
+}
+
+// DecodeEventTable parses an event table (the bytes after the source in a
+// store) with the layout checks of SPEC 3.3 point 4 and 5 but without the
+// canonical replay. The archive uses it for tables whose digest it has
+// already checked; offsets in errors are relative to the table.
+func DecodeEventTable(table []byte, count int, sourceSize uint64) ([]Event, error) {
+	if count < 0 || count > MaxEvents || count > len(table)/minEventRecord {
+		return nil, storeErr(ErrMalformed, 0, "event_count %d does not fit a %d-byte event table", count, len(table))
+	}
+	return decodeEvents(&storeReader{b: table}, count, sourceSize)
+}
+
+// EventTable returns the encoded event records of the store (its bytes after
+// the source).
+func (s *Store) EventTable() []byte {
+	return s.Encode()[HeaderSize+len(s.Source):]
+}
+
+// EncodeHeader returns the 68-byte store header.
+func (s *Store) EncodeHeader() []byte {
+	return s.Encode()[:HeaderSize]
 }
 
 func decodeEvent(r *storeReader, e *Event, sourceSize uint64, n int) error {
