@@ -1,0 +1,33 @@
+// Package db is the Chronicle archive: one bbolt file holding many
+// documents, each kept so that its canonical CASPER-CHRON store can be
+// rebuilt byte for byte, plus the receipts the archive issued.
+//
+// # Basics
+//
+// Open opens (or creates) an archive with a lock timeout; a second writer
+// gets ErrLocked instead of waiting. Ingest adds one document in one write
+// transaction: a document that fails leaves the archive exactly as it was.
+// Documents are content-addressed by the SHA-256 of their bytes; the paths
+// they were ingested from (and names given by the user) are aliases that
+// Resolve turns back into a document. Store rebuilds the canonical store of
+// a document and re-hashes everything it read.
+//
+// # Layout
+//
+//	meta      schema_version → decimal ASCII
+//	docs      document SHA-256 (32 bytes) → document record (JSON)
+//	chunks    document SHA-256 ‖ chunk index (u32 BE) → zstd frame of one chunk
+//	events    document SHA-256 → zstd frame of the canonical event table
+//	names     name bytes → document SHA-256
+//	receipts  document SHA-256 ‖ receipt SHA-256 → sequence (u64 BE) ‖ receipt
+//
+// The source is cut into fixed-size chunks, each its own zstd frame, so that
+// one evidence span can be re-read without decompressing the whole
+// document.
+//
+// # Caveats
+//
+// Corruption is never answered around: every read of a document re-hashes
+// what it decompressed against the digests in its record and returns
+// ErrCorrupt naming the document.
+package db

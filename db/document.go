@@ -1,0 +1,92 @@
+package db
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// Digest is a SHA-256 digest; it renders as 64 lowercase hex digits.
+type Digest [32]byte
+
+func (d Digest) String() string { return hex.EncodeToString(d[:]) }
+
+// Short is the 12-digit prefix shown in listings.
+func (d Digest) Short() string { return d.String()[:12] }
+
+// MarshalText renders hex.
+func (d Digest) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
+
+// UnmarshalText parses 64 hex digits.
+func (d *Digest) UnmarshalText(b []byte) error {
+	if len(b) != 64 {
+		return fmt.Errorf("digest %q is not 64 hex digits", b)
+	}
+	_, err := hex.Decode(d[:], b)
+	return err
+}
+
+// Document is the record of one stored document: enough to rebuild its
+// canonical store and to check every byte read back.
+type Document struct {
+	SHA256       Digest   `json:"sha256"`        // of the source bytes; the document's identity
+	Seq          uint64   `json:"seq"`           // import order, from 1
+	Version      int      `json:"version"`       // store version: 2, or 1 for imported legacy stores
+	ImportedAt   uint64   `json:"imported_at"`   // the store's imported_at (first import)
+	SourceSize   int64    `json:"source_size"`   // bytes
+	EventCount   int      `json:"event_count"`   // events in the store
+	StoreSHA256  Digest   `json:"store_sha256"`  // of the canonical store bytes
+	EventsSHA256 Digest   `json:"events_sha256"` // of the canonical event table
+	ChunkSize    int      `json:"chunk_size"`    // source bytes per compressed chunk
+	StoredBytes  int64    `json:"stored_bytes"`  // compressed source and event table
+	Names        []string `json:"names"`         // aliases, first one first
+}
+
+// Imported is ImportedAt as a time.
+func (d *Document) Imported() time.Time { return time.Unix(int64(d.ImportedAt), 0).UTC() }
+
+// Label is how listings refer to the document: its first name, else its
+// hash prefix.
+func (d *Document) Label() string {
+	if len(d.Names) > 0 {
+		return d.Names[0]
+	}
+	return d.SHA256.Short()
+}
+
+// Chunks is the number of source chunks.
+func (d *Document) Chunks() int {
+	if d.ChunkSize <= 0 {
+		return 0
+	}
+	return int((d.SourceSize + int64(d.ChunkSize) - 1) / int64(d.ChunkSize))
+}
+
+func (d *Document) hasName(name string) bool {
+	for _, n := range d.Names {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+func (d *Document) encode() []byte {
+	b, err := json.Marshal(d)
+	if err != nil {
+		panic(err) // a Document always marshals
+	}
+	return b
+}
+
+func decodeDocument(key, value []byte) (*Document, error) {
+	var d Document
+	if err := json.Unmarshal(value, &d); err != nil {
+		return nil, fmt.Errorf("document %x: %w: record: %v", key, ErrCorrupt, err)
+	}
+	if string(d.SHA256[:]) != string(key) {
+		return nil, fmt.Errorf("document %x: %w: record names document %s", key, ErrCorrupt, d.SHA256)
+	}
+	return &d, nil
+}

@@ -1,0 +1,175 @@
+package db
+
+import (
+	"crypto/sha256"
+	"fmt"
+
+	"chronicle/engine"
+	bolt "go.etcd.io/bbolt"
+)
+
+// IngestResult says what one ingest did.
+type IngestResult struct {
+	Doc     *Document
+	Reused  bool     // the bytes were already in the archive
+	Added   []string // names newly attached to the document
+	Moved   map[string]Digest
+	Receipt *Receipt // the INGEST receipt (kept in the archive)
+}
+
+// Ingest adds src under the given names in one write transaction. Bytes
+// already present reuse their document (and its first import time); new
+// bytes are extracted with the V2 grammars. A rejected source returns the
+// *engine.ExtractError (wrapped) and leaves the archive unchanged. A name that
+// pointed at another document moves to this one (reported in Moved); the
+// other document stays, reachable by hash and its other names.
+func (a *Archive) Ingest(src []byte, importedAt uint64, names ...string) (*IngestResult, error) {
+	doc := Digest(sha256.Sum256(src))
+	var store *engine.Store
+	var storeBytes []byte
+	prepare := func() error {
+		if store != nil {
+			return nil
+		}
+		var err error
+		store, err = engine.NewStore(src, importedAt)
+		if err != nil {
+			return err
+		}
+		storeBytes = store.Encode()
+		return nil
+	}
+	// Extraction is the expensive part and may fail: do it outside the write
+	// transaction unless the document is already present.
+	exists := false
+	if err := a.bolt.View(func(tx *bolt.Tx) error {
+		exists = tx.Bucket(bucketDocs).Get(doc[:]) != nil
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	if !exists {
+		if err := prepare(); err != nil {
+			return nil, err
+		}
+	}
+	res := &IngestResult{}
+	err := a.bolt.Update(func(tx *bolt.Tx) error {
+		docs := tx.Bucket(bucketDocs)
+		var d *Document
+		if raw := docs.Get(doc[:]); raw != nil {
+			var err error
+			if d, err = decodeDocument(doc[:], raw); err != nil {
+				return err
+			}
+			res.Reused = true
+		} else {
+			if err := prepare(); err != nil {
+				return err
+			}
+			var err error
+			if d, err = a.putDocument(tx, store, storeBytes); err != nil {
+				return err
+			}
+		}
+		if err := a.attachNames(tx, d, names, res); err != nil {
+			return err
+		}
+		rec := &Receipt{Kind: KindIngest, Document: d.SHA256, Store: d.StoreSHA256, Result: d.StoreSHA256}
+		if err := putReceipt(tx, rec); err != nil {
+			return err
+		}
+		res.Doc, res.Receipt = d, rec
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// putDocument writes a new document: chunks, event table and record.
+func (a *Archive) putDocument(tx *bolt.Tx, store *engine.Store, storeBytes []byte) (*Document, error) {
+	docs := tx.Bucket(bucketDocs)
+	seq, err := docs.NextSequence()
+	if err != nil {
+		return nil, err
+	}
+	table := storeBytes[engine.HeaderSize+len(store.Source):]
+	d := &Document{
+		SHA256:       store.Document,
+		Seq:          seq,
+		Version:      store.Version,
+		ImportedAt:   store.ImportedAt,
+		SourceSize:   int64(len(store.Source)),
+		EventCount:   len(store.Events),
+		StoreSHA256:  sha256.Sum256(storeBytes),
+		EventsSHA256: sha256.Sum256(table),
+		ChunkSize:    ChunkSize,
+		Names:        []string{},
+	}
+	stored, err := a.putSource(tx, d.SHA256, store.Source)
+	if err != nil {
+		return nil, err
+	}
+	frame := a.enc.EncodeAll(table, nil)
+	d.StoredBytes = stored + int64(len(frame))
+	if err := tx.Bucket(bucketEvents).Put(d.SHA256[:], frame); err != nil {
+		return nil, err
+	}
+	return d, docs.Put(d.SHA256[:], d.encode())
+}
+
+// attachNames points each name at d, moving names that pointed elsewhere.
+func (a *Archive) attachNames(tx *bolt.Tx, d *Document, names []string, res *IngestResult) error {
+	nb, docs := tx.Bucket(bucketNames), tx.Bucket(bucketDocs)
+	for _, name := range names {
+		if len(name) > maxNameLen || !engine.ValidTextString(name) {
+			return fmt.Errorf("name %.60q: %w", name, errBadName)
+		}
+		if name == "" || d.hasName(name) {
+			continue
+		}
+		if prev := nb.Get([]byte(name)); prev != nil && string(prev) != string(d.SHA256[:]) {
+			raw := docs.Get(prev)
+			if raw != nil {
+				other, err := decodeDocument(prev, raw)
+				if err != nil {
+					return err
+				}
+				other.Names = removeName(other.Names, name)
+				if err := docs.Put(prev, other.encode()); err != nil {
+					return err
+				}
+			}
+			if res.Moved == nil {
+				res.Moved = map[string]Digest{}
+			}
+			res.Moved[name] = Digest(prev)
+		}
+		if err := nb.Put([]byte(name), d.SHA256[:]); err != nil {
+			return err
+		}
+		d.Names = append(d.Names, name)
+		res.Added = append(res.Added, name)
+	}
+	if len(res.Added) == 0 {
+		return nil
+	}
+	return docs.Put(d.SHA256[:], d.encode())
+}
+
+func removeName(names []string, name string) []string {
+	out := names[:0]
+	for _, n := range names {
+		if n != name {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// errBadName guards the bbolt key limit and keeps names printable text.
+var errBadName = fmt.Errorf("a name must be UTF-8 text of at most %d bytes", maxNameLen)
+
+const maxNameLen = 4096

@@ -1,0 +1,211 @@
+package db
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"chronicle/engine"
+	bolt "go.etcd.io/bbolt"
+)
+
+// Errors of Resolve.
+var (
+	// ErrUnknownDoc: no name or hash prefix matches.
+	ErrUnknownDoc = errors.New("no such document")
+	// ErrAmbiguousDoc: a hash prefix matches several documents.
+	ErrAmbiguousDoc = errors.New("ambiguous document")
+)
+
+// MinPrefix is the shortest hash prefix accepted as a DOC argument.
+const MinPrefix = 8
+
+// Resolve turns a DOC argument into a document: an exact name first, else a
+// unique prefix of at least MinPrefix hex digits of the document SHA-256.
+func (a *Archive) Resolve(arg string) (*Document, error) {
+	var d *Document
+	err := a.bolt.View(func(tx *bolt.Tx) error {
+		var err error
+		d, err = resolve(tx, arg)
+		return err
+	})
+	return d, err
+}
+
+func resolve(tx *bolt.Tx, arg string) (*Document, error) {
+	docs := tx.Bucket(bucketDocs)
+	if key := tx.Bucket(bucketNames).Get([]byte(arg)); key != nil {
+		raw := docs.Get(key)
+		if raw == nil {
+			return nil, fmt.Errorf("name %q: %w: it points at missing document %x", arg, ErrCorrupt, key)
+		}
+		return decodeDocument(key, raw)
+	}
+	prefix := strings.ToLower(arg)
+	if len(prefix) < MinPrefix || len(prefix) > 64 || !isHex(prefix) {
+		return nil, fmt.Errorf("%q: %w (give a document name or at least %d hex digits of its SHA-256; `docs` lists them)",
+			arg, ErrUnknownDoc, MinPrefix)
+	}
+	seek, _ := hex.DecodeString(prefix[:len(prefix)&^1])
+	var found []*Document
+	c := docs.Cursor()
+	for k, v := c.Seek(seek); k != nil && bytes.HasPrefix(k, seek); k, v = c.Next() {
+		if !strings.HasPrefix(hex.EncodeToString(k), prefix) {
+			continue
+		}
+		d, err := decodeDocument(k, v)
+		if err != nil {
+			return nil, err
+		}
+		found = append(found, d)
+	}
+	switch len(found) {
+	case 0:
+		return nil, fmt.Errorf("%q: %w (no name or hash prefix matches; `docs` lists them)", arg, ErrUnknownDoc)
+	case 1:
+		return found[0], nil
+	}
+	var labels []string
+	for _, d := range found {
+		labels = append(labels, d.SHA256.Short()+" "+d.Label())
+	}
+	return nil, fmt.Errorf("%q: %w: it matches %s; give more digits", arg, ErrAmbiguousDoc, strings.Join(labels, ", "))
+}
+
+func isHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !(s[i] >= '0' && s[i] <= '9' || s[i] >= 'a' && s[i] <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// Docs lists every document in import order.
+func (a *Archive) Docs() ([]*Document, error) {
+	var out []*Document
+	err := a.bolt.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketDocs).ForEach(func(k, v []byte) error {
+			d, err := decodeDocument(k, v)
+			if err != nil {
+				return err
+			}
+			out = append(out, d)
+			return nil
+		})
+	})
+	sort.Slice(out, func(i, j int) bool { return out[i].Seq < out[j].Seq })
+	return out, err
+}
+
+// Document returns the record of a document by digest.
+func (a *Archive) Document(doc Digest) (*Document, error) {
+	var d *Document
+	err := a.bolt.View(func(tx *bolt.Tx) error {
+		raw := tx.Bucket(bucketDocs).Get(doc[:])
+		if raw == nil {
+			return fmt.Errorf("document %s: %w", doc, ErrUnknownDoc)
+		}
+		var err error
+		d, err = decodeDocument(doc[:], raw)
+		return err
+	})
+	return d, err
+}
+
+// readEvents decompresses and checks a document's event table.
+func (a *Archive) readEvents(tx *bolt.Tx, d *Document) ([]byte, []engine.Event, error) {
+	frame := tx.Bucket(bucketEvents).Get(d.SHA256[:])
+	if frame == nil {
+		return nil, nil, fmt.Errorf("document %s (%s): %w: event table is missing", d.Label(), d.SHA256, ErrCorrupt)
+	}
+	table, err := a.dec.DecodeAll(frame, nil)
+	if err != nil {
+		return nil, nil, fmt.Errorf("document %s (%s): %w: event table: %v", d.Label(), d.SHA256, ErrCorrupt, err)
+	}
+	if Digest(sha256.Sum256(table)) != d.EventsSHA256 {
+		return nil, nil, fmt.Errorf("document %s (%s): %w: event table does not hash to its digest", d.Label(), d.SHA256, ErrCorrupt)
+	}
+	events, err := engine.DecodeEventTable(table, d.EventCount, uint64(d.SourceSize))
+	if err != nil {
+		return nil, nil, fmt.Errorf("document %s (%s): %w: event table: %v", d.Label(), d.SHA256, ErrCorrupt, err)
+	}
+	return table, events, nil
+}
+
+// Load returns a document's store for answering questions: its events and
+// its source, every byte checked against the digests of its record. It
+// skips the canonical replay, which Rebuild performs.
+func (a *Archive) Load(d *Document) (*engine.Store, error) {
+	var s *engine.Store
+	err := a.bolt.View(func(tx *bolt.Tx) error {
+		_, events, err := a.readEvents(tx, d)
+		if err != nil {
+			return err
+		}
+		src, err := a.readSource(tx, d)
+		if err != nil {
+			return err
+		}
+		s = &engine.Store{Version: d.Version, Document: d.SHA256, ImportedAt: d.ImportedAt, Source: src, Events: events}
+		return nil
+	})
+	return s, err
+}
+
+// Rebuild reproduces a document's canonical store bytes, checks them
+// against the recorded store digest and loads them with every check of SPEC
+// 3.3, including the canonical replay.
+func (a *Archive) Rebuild(d *Document) ([]byte, *engine.Store, error) {
+	var out []byte
+	err := a.bolt.View(func(tx *bolt.Tx) error {
+		table, _, err := a.readEvents(tx, d)
+		if err != nil {
+			return err
+		}
+		src, err := a.readSource(tx, d)
+		if err != nil {
+			return err
+		}
+		out = make([]byte, 0, engine.HeaderSize+len(src)+len(table))
+		if d.Version == 1 {
+			out = append(out, engine.MagicV1...)
+		} else {
+			out = append(out, engine.MagicV2...)
+		}
+		out = append(out, d.SHA256[:]...)
+		out = binary.LittleEndian.AppendUint64(out, uint64(len(src)))
+		out = binary.LittleEndian.AppendUint64(out, d.ImportedAt)
+		out = binary.LittleEndian.AppendUint32(out, uint32(d.EventCount))
+		out = append(append(out, src...), table...)
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	if Digest(sha256.Sum256(out)) != d.StoreSHA256 {
+		return nil, nil, fmt.Errorf("document %s (%s): %w: rebuilt store does not hash to the recorded store digest", d.Label(), d.SHA256, ErrCorrupt)
+	}
+	s, err := engine.Load(out)
+	if err != nil {
+		return nil, nil, fmt.Errorf("document %s (%s): %w: rebuilt store is rejected: %v", d.Label(), d.SHA256, ErrCorrupt, err)
+	}
+	return out, s, nil
+}
+
+// Span re-reads one evidence span from the archive, decompressing only the
+// chunks that hold it, and checks it against the span digest.
+func (a *Archive) Span(d *Document, e *engine.Event) ([]byte, error) {
+	var span []byte
+	err := a.bolt.View(func(tx *bolt.Tx) error {
+		var err error
+		span, err = a.readSpan(tx, d, e.ByteStart, e.ByteEnd, e.SpanHash)
+		return err
+	})
+	return span, err
+}

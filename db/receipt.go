@@ -1,0 +1,178 @@
+package db
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// ReceiptHeader starts every archive receipt. Archive receipts bind no file
+// path: the store is found by its document digest inside the archive.
+const ReceiptHeader = "CHRONICLE-ARCHIVE-RECEIPT-V1"
+
+// ReceiptKind is what an archive receipt attests.
+type ReceiptKind string
+
+// Archive receipt kinds. A claim is a QUERY, as in the original tool.
+const (
+	KindIngest ReceiptKind = "INGEST"
+	KindQuery  ReceiptKind = "QUERY"
+	KindFind   ReceiptKind = "FIND"
+)
+
+// maxQuestion bounds the question an archive receipt carries.
+const maxQuestion = 1 << 16
+
+// Receipt is an archive receipt:
+//
+//	CHRONICLE-ARCHIVE-RECEIPT-V1
+//	kind:<INGEST|QUERY|FIND>
+//	document_sha256:<64 hex>
+//	store_sha256:<64 hex>
+//	question_hex:<hex of the question bytes; empty for INGEST>
+//	result_sha256:<64 hex>
+//
+// Lines end with LF, in exactly this order; the parser accepts only this
+// canonical form. For INGEST the result is the canonical store itself.
+type Receipt struct {
+	Kind     ReceiptKind
+	Document Digest
+	Store    Digest
+	Question string
+	Result   Digest
+}
+
+// Encode renders the canonical receipt bytes.
+func (r *Receipt) Encode() []byte {
+	return fmt.Appendf(nil, "%s\nkind:%s\ndocument_sha256:%s\nstore_sha256:%s\nquestion_hex:%s\nresult_sha256:%s\n",
+		ReceiptHeader, r.Kind, r.Document, r.Store, hex.EncodeToString([]byte(r.Question)), r.Result)
+}
+
+// ID is the SHA-256 of the receipt bytes; `receipts` lists it.
+func (r *Receipt) ID() Digest { return sha256.Sum256(r.Encode()) }
+
+// ErrReceipt wraps every archive receipt parse error.
+var ErrReceipt = errors.New("malformed archive receipt")
+
+// IsArchiveReceipt reports whether data claims to be an archive receipt.
+func IsArchiveReceipt(data []byte) bool {
+	return bytes.HasPrefix(data, []byte(ReceiptHeader+"\n"))
+}
+
+// ParseReceipt reads an archive receipt strictly: the six lines in order,
+// LF endings, lowercase hex, nothing else.
+func ParseReceipt(data []byte) (*Receipt, error) {
+	if len(data) > 2*maxQuestion+1024 {
+		return nil, fmt.Errorf("%w: %d bytes is too long", ErrReceipt, len(data))
+	}
+	if len(data) == 0 || data[len(data)-1] != '\n' {
+		return nil, fmt.Errorf("%w: the last line has no LF", ErrReceipt)
+	}
+	lines := strings.Split(string(data[:len(data)-1]), "\n")
+	keys := []string{"", "kind:", "document_sha256:", "store_sha256:", "question_hex:", "result_sha256:"}
+	if len(lines) != len(keys) {
+		return nil, fmt.Errorf("%w: %d lines, want %d", ErrReceipt, len(lines), len(keys))
+	}
+	if lines[0] != ReceiptHeader {
+		return nil, fmt.Errorf("%w: line 1 is not %s", ErrReceipt, ReceiptHeader)
+	}
+	vals := make([]string, len(keys))
+	for i := 1; i < len(keys); i++ {
+		v, ok := strings.CutPrefix(lines[i], keys[i])
+		if !ok {
+			return nil, fmt.Errorf("%w: line %d does not start with %s", ErrReceipt, i+1, keys[i])
+		}
+		vals[i] = v
+	}
+	r := &Receipt{Kind: ReceiptKind(vals[1])}
+	switch r.Kind {
+	case KindIngest, KindQuery, KindFind:
+	default:
+		return nil, fmt.Errorf("%w: line 2: kind %.20q is not INGEST, QUERY or FIND", ErrReceipt, vals[1])
+	}
+	for i, dst := range map[int]*Digest{2: &r.Document, 3: &r.Store, 5: &r.Result} {
+		if err := dst.UnmarshalText([]byte(vals[i])); err != nil {
+			return nil, fmt.Errorf("%w: line %d: %v", ErrReceipt, i+1, err)
+		}
+	}
+	q, err := hex.DecodeString(vals[4])
+	if err != nil {
+		return nil, fmt.Errorf("%w: line 5: question_hex: %v", ErrReceipt, err)
+	}
+	r.Question = string(q)
+	if r.Kind == KindIngest && r.Question != "" {
+		return nil, fmt.Errorf("%w: an INGEST receipt carries no question", ErrReceipt)
+	}
+	// Only the canonical spelling (lowercase hex) is accepted.
+	if !bytes.Equal(r.Encode(), data) {
+		return nil, fmt.Errorf("%w: not in canonical form (lowercase hex, exact layout)", ErrReceipt)
+	}
+	return r, nil
+}
+
+// receiptKey orders a document's receipts together.
+func receiptKey(r *Receipt) []byte {
+	id := r.ID()
+	return append(append(make([]byte, 0, 64), r.Document[:]...), id[:]...)
+}
+
+// putReceipt keeps a receipt; the same receipt issued twice is kept once.
+func putReceipt(tx *bolt.Tx, r *Receipt) error {
+	b := tx.Bucket(bucketReceipts)
+	key := receiptKey(r)
+	if b.Get(key) != nil {
+		return nil
+	}
+	seq, err := b.NextSequence()
+	if err != nil {
+		return err
+	}
+	return b.Put(key, append(binary.BigEndian.AppendUint64(nil, seq), r.Encode()...))
+}
+
+// KeepReceipt stores a receipt the caller issued (query, claim, find).
+func (a *Archive) KeepReceipt(r *Receipt) error {
+	return a.bolt.Update(func(tx *bolt.Tx) error { return putReceipt(tx, r) })
+}
+
+// Receipts lists the kept receipts in issue order, of one document when doc
+// is non-nil. A stored receipt that no longer parses is reported as
+// corruption.
+func (a *Archive) Receipts(doc *Digest) ([]*Receipt, error) {
+	type seqd struct {
+		seq uint64
+		r   *Receipt
+	}
+	var all []seqd
+	err := a.bolt.View(func(tx *bolt.Tx) error {
+		c := tx.Bucket(bucketReceipts).Cursor()
+		var prefix []byte
+		if doc != nil {
+			prefix = doc[:]
+		}
+		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+			if len(v) < 8 {
+				return fmt.Errorf("receipt %x: %w: short value", k, ErrCorrupt)
+			}
+			r, err := ParseReceipt(v[8:])
+			if err != nil {
+				return fmt.Errorf("receipt %x: %w: %v", k, ErrCorrupt, err)
+			}
+			all = append(all, seqd{binary.BigEndian.Uint64(v[:8]), r})
+		}
+		return nil
+	})
+	sort.Slice(all, func(i, j int) bool { return all[i].seq < all[j].seq })
+	out := make([]*Receipt, len(all))
+	for i := range all {
+		out[i] = all[i].r
+	}
+	return out, err
+}
