@@ -27,8 +27,8 @@ const (
 	KindFind   ReceiptKind = "FIND"
 )
 
-// maxQuestion bounds the question an archive receipt carries.
-const maxQuestion = 1 << 16
+// MaxQuestion bounds the question an archive receipt carries.
+const MaxQuestion = 1 << 16
 
 // Receipt is an archive receipt:
 //
@@ -69,7 +69,7 @@ func IsArchiveReceipt(data []byte) bool {
 // ParseReceipt reads an archive receipt strictly: the six lines in order,
 // LF endings, lowercase hex, nothing else.
 func ParseReceipt(data []byte) (*Receipt, error) {
-	if len(data) > 2*maxQuestion+1024 {
+	if len(data) > 2*MaxQuestion+1024 {
 		return nil, fmt.Errorf("%w: %d bytes is too long", ErrReceipt, len(data))
 	}
 	if len(data) == 0 || data[len(data)-1] != '\n' {

@@ -2,7 +2,7 @@ package main
 
 import (
 	"bytes"
-	"chronicle/cmd/internal/fileio"
+	"chronicle/db/fileio"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"

@@ -1,14 +1,11 @@
 package main
 
 import (
-	"chronicle/cmd/internal/fileio"
+	"chronicle/db/fileio"
 	"crypto/sha256"
-	"errors"
 	"fmt"
-	"os"
-	"strconv"
-	"time"
 
+	"chronicle/db"
 	"chronicle/engine"
 	"chronicle/engine/receipt"
 )
@@ -29,7 +26,7 @@ func (c *cli) ingest(file string) int {
 		return c.fail(exitFailure, "ingest %s: %v", file, err)
 	}
 	if store == nil {
-		importedAt, err := importTime()
+		importedAt, err := db.ImportTime()
 		if err != nil {
 			return c.fail(exitFailure, "ingest %s: %v", file, err)
 		}
@@ -78,18 +75,4 @@ func (c *cli) reusableStore(file, storePath string) ([]byte, *engine.Store, erro
 		return nil, nil, fmt.Errorf("%s holds a store of different bytes; nothing was written", storePath)
 	}
 	return data, store, nil
-}
-
-var errBadEpoch = errors.New("SOURCE_DATE_EPOCH is not a non-negative integer number of seconds")
-
-// importTime is SOURCE_DATE_EPOCH when set (reproducible builds), else now.
-func importTime() (uint64, error) {
-	if v, ok := os.LookupEnv("SOURCE_DATE_EPOCH"); ok {
-		t, err := strconv.ParseUint(v, 10, 64)
-		if err != nil {
-			return 0, fmt.Errorf("%w: %q", errBadEpoch, v)
-		}
-		return t, nil
-	}
-	return uint64(time.Now().Unix()), nil
 }

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"chronicle/cmd/internal/fileio"
+	"chronicle/db/fileio"
 	"fmt"
 	"strings"
 

@@ -3,7 +3,7 @@ package main
 import (
 	"fmt"
 
-	"chronicle/cmd/internal/fileio"
+	"chronicle/db/fileio"
 )
 
 // verify prints VALID, INVALID or UNSUPPORTED (SPEC 4); it never exits 2.

@@ -1,0 +1,257 @@
+package repl
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"sort"
+	"strings"
+
+	"chronicle/db"
+	"chronicle/db/fileio"
+	"chronicle/engine"
+	"chronicle/engine/find"
+	"chronicle/engine/settle"
+)
+
+// maxFieldLen mirrors the original claim CLI check (SPEC 1).
+const maxFieldLen = engine.MaxFieldLen
+
+func runQuery(x *ctx) error {
+	return x.answerQuestion(x.p.args[0], x.p.args[1])
+}
+
+func runClaim(x *ctx) error {
+	for _, f := range x.p.args[1:] {
+		if len(f) > maxFieldLen || strings.IndexByte(f, '\t') >= 0 {
+			return usageErrorf("SUBJECT, PREDICATE and OBJECT must be at most %d bytes without TAB", maxFieldLen)
+		}
+	}
+	return x.answerQuestion(x.p.args[0], settle.ClaimQuestion(x.p.args[1], x.p.args[2], x.p.args[3]))
+}
+
+// answerQuestion evaluates a settlement or claim question on one document,
+// keeps its receipt in the archive and prints the result.
+func (x *ctx) answerQuestion(docArg, question string) error {
+	if !engine.ValidTextString(question) {
+		return usageErrorf("the question is not valid UTF-8 text")
+	}
+	if len(question) > db.MaxQuestion {
+		return fmt.Errorf("the question is %d bytes; receipts carry at most %d", len(question), db.MaxQuestion)
+	}
+	a, d, s, err := x.openDocument(docArg)
+	if err != nil {
+		return err
+	}
+	res, err := settle.Evaluate(s, question)
+	if err != nil {
+		return err
+	}
+	result := res.JSON()
+	if err := x.keepReceipt(a, db.KindQuery, d, question, result); err != nil {
+		return err
+	}
+	if x.json() {
+		_, err := fmt.Fprintf(x.out(), "%s\n", result)
+		return err
+	}
+	switch r := res.(type) {
+	case *settle.Settlement:
+		x.renderSettlement(d, r)
+	case *settle.Claim:
+		x.renderClaim(d, r)
+	}
+	return nil
+}
+
+// openDocument opens the archive for writing (answers keep receipts),
+// resolves DOC and loads its checked store.
+func (x *ctx) openDocument(docArg string) (*db.Archive, *db.Document, *engine.Store, error) {
+	a, err := x.open(true)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	d, err := a.Resolve(docArg)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	s, err := a.Load(d)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return a, d, s, nil
+}
+
+// keepReceipt issues the archive receipt of a result, keeps it, and writes
+// it to --receipt FILE when asked.
+func (x *ctx) keepReceipt(a *db.Archive, kind db.ReceiptKind, d *db.Document, question string, result []byte) error {
+	rec := &db.Receipt{Kind: kind, Document: d.SHA256, Store: d.StoreSHA256, Question: question, Result: sha256.Sum256(result)}
+	if err := a.KeepReceipt(rec); err != nil {
+		return err
+	}
+	if x.p.has("receipt") {
+		return fileio.WriteOnce(x.p.value("receipt"), rec.Encode())
+	}
+	return nil
+}
+
+func (x *ctx) renderSettlement(d *db.Document, r *settle.Settlement) {
+	w := x.out()
+	fmt.Fprintf(w, "%s", r.Status)
+	if r.Debt != nil {
+		fmt.Fprintf(w, "  debt %s %s (borrower %s, lender %s)", r.Debt.Amount, sanitize(r.Debt.Currency),
+			sanitize(r.Debt.Borrower), sanitize(r.Debt.Lender))
+	} else {
+		fmt.Fprint(w, "  no single debt selected")
+	}
+	fmt.Fprintf(w, "  settled %s\n", r.Settled)
+	var notes []string
+	for _, n := range []struct {
+		on   bool
+		text string
+	}{{r.Ambiguous, "several different debts match"}, {r.Contradicted, "a record is contradicted"},
+		{r.Overflow, "the sum overflowed; later payments were not examined"},
+		{r.Duplicate, "a payment repeats an earlier one"}, {r.Related, "a payment is pending, unconfirmed or in another currency"}} {
+		if n.on {
+			notes = append(notes, n.text)
+		}
+	}
+	if len(notes) > 0 {
+		fmt.Fprintf(w, "note: %s\n", strings.Join(notes, "; "))
+	}
+	x.renderEvidence(d, r.Evidence, true)
+}
+
+func (x *ctx) renderClaim(d *db.Document, r *settle.Claim) {
+	fmt.Fprintf(x.out(), "%s  %s %s %s\n", r.Status, sanitize(r.Subject), sanitize(r.Predicate), sanitize(r.Object))
+	x.renderEvidence(d, r.Evidence, false)
+}
+
+// renderEvidence prints each span as `name:line  text`; counted payments
+// are marked with "+".
+func (x *ctx) renderEvidence(d *db.Document, evidence []settle.Evidence, marks bool) {
+	if len(evidence) == 0 {
+		fmt.Fprintln(x.out(), "(no evidence)")
+		return
+	}
+	for _, e := range evidence {
+		mark := " "
+		if marks && e.Counted {
+			mark = "+"
+		}
+		fmt.Fprintf(x.out(), "%s %s:%d  %s\n", mark, sanitize(d.Label()), e.Event.LineStart, sanitize(e.Text))
+	}
+}
+
+func runFind(x *ctx) error {
+	terms := x.p.args[0]
+	if !engine.ValidTextString(terms) {
+		return usageErrorf("TERMS is not valid UTF-8 text")
+	}
+	if _, err := find.Terms(terms); err != nil {
+		return err
+	}
+	if x.p.has("doc") {
+		return x.findInDocument(x.p.value("doc"), terms)
+	}
+	if x.p.has("receipt") {
+		return usageErrorf("--receipt needs --doc: a receipt binds one document")
+	}
+	return x.findInArchive(terms)
+}
+
+func (x *ctx) findInDocument(docArg, terms string) error {
+	if len(terms) > db.MaxQuestion {
+		return fmt.Errorf("the terms are %d bytes; receipts carry at most %d", len(terms), db.MaxQuestion)
+	}
+	a, d, s, err := x.openDocument(docArg)
+	if err != nil {
+		return err
+	}
+	res, err := find.Search(s, terms)
+	if err != nil {
+		return err
+	}
+	result := res.JSON()
+	if err := x.keepReceipt(a, db.KindFind, d, terms, result); err != nil {
+		return err
+	}
+	if x.json() {
+		_, err := fmt.Fprintf(x.out(), "%s\n", result)
+		return err
+	}
+	x.renderFind(d, res)
+	return nil
+}
+
+func (x *ctx) renderFind(d *db.Document, res *find.Result) {
+	fmt.Fprintf(x.out(), "%s  %d matching lines in %s", res.Status, res.TotalMatchingLines, sanitize(d.Label()))
+	if len(res.Matches) < res.TotalMatchingLines {
+		fmt.Fprintf(x.out(), " (best %d shown)", len(res.Matches))
+	}
+	fmt.Fprintln(x.out())
+	for _, m := range res.Matches {
+		fmt.Fprintf(x.out(), "  %s:%d  [%d]  %s\n", sanitize(d.Label()), m.Line, m.MatchedTerms, sanitize(m.Text))
+	}
+}
+
+// docHits is one document's find result in a cross-archive search.
+type docHits struct {
+	doc *db.Document
+	res *find.Result
+}
+
+// findInArchive searches every document (read-only, no receipt) and ranks
+// documents by best matched_terms, then total matching lines, then import
+// order.
+func (x *ctx) findInArchive(terms string) error {
+	limit, err := x.p.intValue("limit", 20)
+	if err != nil {
+		return err
+	}
+	a, err := x.open(false)
+	if err != nil {
+		return err
+	}
+	docs, err := a.Docs()
+	if err != nil {
+		return err
+	}
+	q, err := find.NewQuery(terms)
+	if err != nil {
+		return err
+	}
+	var hits []docHits
+	for _, d := range docs {
+		s, err := a.Load(d)
+		if err != nil {
+			return err
+		}
+		if res := q.Search(s.Source, s.Document); res.TotalMatchingLines > 0 {
+			hits = append(hits, docHits{d, res})
+		}
+	}
+	sort.SliceStable(hits, func(i, j int) bool {
+		bi, bj := hits[i].res.Matches[0].MatchedTerms, hits[j].res.Matches[0].MatchedTerms
+		if bi != bj {
+			return bi > bj
+		}
+		return hits[i].res.TotalMatchingLines > hits[j].res.TotalMatchingLines
+	})
+	if len(hits) > limit {
+		hits = hits[:limit]
+	}
+	if x.json() {
+		for _, h := range hits {
+			fmt.Fprintf(x.out(), "{\"document_sha256\":\"%s\",\"names\":%s,\"result\":%s}\n", h.doc.SHA256, jsonNames(h.doc.Names), h.res.JSON())
+		}
+		return nil
+	}
+	if len(hits) == 0 {
+		fmt.Fprintln(x.out(), "NO_MATCH")
+		return nil
+	}
+	for _, h := range hits {
+		x.renderFind(h.doc, h.res)
+	}
+	return nil
+}

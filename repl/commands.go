@@ -1,0 +1,83 @@
+package repl
+
+// command is one entry of the table shared by the CLI and the REPL.
+type command struct {
+	name    string
+	args    string // argument synopsis
+	summary string
+	example string
+	flags   []flagSpec
+	min     int // positional arguments
+	max     int // -1: unlimited
+	run     func(*ctx) error
+}
+
+var (
+	flagReceipt = flagSpec{name: "receipt", value: "FILE", help: "also write the receipt to FILE (never overwrites a different file)"}
+	flagDoc     = flagSpec{name: "doc", value: "DOC", help: "search one document"}
+	flagLimit   = flagSpec{name: "limit", value: "N", help: "show at most N documents (default 20)"}
+	flagName    = flagSpec{name: "name", value: "NAME", help: "also name the document NAME"}
+)
+
+// table is filled in init to let commands (help) refer to it.
+var table []*command
+
+func init() {
+	table = []*command{
+		{name: "ingest", args: "PATH...", min: 1, max: -1, run: runIngest, flags: []flagSpec{flagName, flagReceipt},
+			summary: "add files (directories are walked in lexical order); one outcome line per file",
+			example: "ingest testdata/samples"},
+		{name: "docs", args: "", max: 0, run: runDocs,
+			summary: "list documents: name, hash prefix, size, events, import time",
+			example: "docs"},
+		{name: "show", args: "DOC [FROM[-TO]]", min: 1, max: 2, run: runShow,
+			summary: "print a document's lines with their numbers",
+			example: "show ahmed-khalid-ar.txt 2-4"},
+		{name: "stats", args: "", max: 0, run: runStats,
+			summary: "archive totals: documents, bytes, compression, events, receipts",
+			example: "stats"},
+		{name: "query", args: "DOC QUESTION", min: 2, max: 2, run: runQuery, flags: []flagSpec{flagReceipt},
+			summary: "debt settlement (or @claim) question; status, amounts and cited evidence",
+			example: `query ahmed-khalid-ar.txt "هل سدد أحمد دين خالد؟"`},
+		{name: "claim", args: "DOC SUBJECT PREDICATE OBJECT", min: 4, max: 4, run: runClaim, flags: []flagSpec{flagReceipt},
+			summary: "find literal `Subject Predicate Object.` statements",
+			example: "claim owns.txt Alice owns Book"},
+		{name: "find", args: "TERMS", min: 1, max: 1, run: runFind, flags: []flagSpec{flagDoc, flagLimit, flagReceipt},
+			summary: "lexical search of one document (--doc) or of the whole archive",
+			example: "find --doc alice-bob-en.txt Saud"},
+		{name: "receipts", args: "[DOC]", max: 1, run: runReceipts, flags: []flagSpec{{name: "verify", help: "re-verify each receipt"}},
+			summary: "list the receipts the archive issued (of one document)",
+			example: "receipts ahmed-khalid-ar.txt --verify"},
+		{name: "verify", args: "RECEIPT", min: 1, max: 1, run: runVerify,
+			summary: "verify an archive receipt against the archive, or an original receipt against its .chronicle file",
+			example: "verify query.receipt"},
+		{name: "export", args: "DOC DIR", min: 2, max: 2, run: runExport,
+			summary: "write DIR/<name>.chronicle and its V2 INGEST receipt, as the original tool would",
+			example: "export ahmed-khalid-ar.txt out"},
+		{name: "check", args: "", max: 0, run: runCheck,
+			summary: "re-read every document: store rebuild, digests, events, cross references",
+			example: "check"},
+		{name: "help", args: "[COMMAND]", max: 1, run: runHelp,
+			summary: "list commands, or show one command's usage and example",
+			example: "help query"},
+	}
+}
+
+// lookup finds a command by name.
+func lookup(name string) *command {
+	for _, c := range table {
+		if c.name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// Names lists the command names (for completion).
+func Names() []string {
+	out := make([]string, len(table))
+	for i, c := range table {
+		out[i] = c.name
+	}
+	return out
+}

@@ -1,0 +1,18 @@
+// Package repl holds the chronicle command table and everything that runs
+// it: argument and flag parsing, rendering (human view on a terminal, the
+// canonical JSON otherwise), exit codes, and the interactive loop. The CLI
+// subcommands and the REPL commands are the same table, so they share
+// arguments, output and errors.
+//
+// # Basics
+//
+// Exec runs one command line (already split into arguments) against an
+// archive and returns its exit code: 0 success or VALID, 1 failure or
+// INVALID, 2 usage, 3 UNSUPPORTED (ARCHITECTURE 5). Errors are printed as
+// one line on stderr naming the object and the reason.
+//
+// # Caveats
+//
+// The archive is opened per command, read-only when the command only reads,
+// so a long interactive session never holds the write lock while idle.
+package repl

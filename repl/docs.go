@@ -1,0 +1,152 @@
+package repl
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"chronicle/db"
+	"chronicle/engine"
+)
+
+func runDocs(x *ctx) error {
+	a, err := x.open(false)
+	if err != nil {
+		return err
+	}
+	docs, err := a.Docs()
+	if err != nil {
+		return err
+	}
+	if x.p.has("json") || x.env.JSON {
+		for _, d := range docs {
+			printJSONLine(x.out(), map[string]any{
+				"document_sha256": d.SHA256.String(), "names": d.Names, "size": d.SourceSize,
+				"events": d.EventCount, "imported_at": d.ImportedAt, "store_version": d.Version,
+			})
+		}
+		return nil
+	}
+	if len(docs) == 0 {
+		fmt.Fprintln(x.out(), "(no documents; `ingest PATH` adds some)")
+		return nil
+	}
+	fmt.Fprintf(x.out(), "%-12s  %10s  %6s  %-20s  %s\n", "SHA256", "BYTES", "EVENTS", "IMPORTED", "NAMES")
+	for _, d := range docs {
+		fmt.Fprintf(x.out(), "%-12s  %10d  %6d  %-20s  %s\n", d.SHA256.Short(), d.SourceSize, d.EventCount,
+			d.Imported().Format("2006-01-02T15:04:05Z"), sanitize(strings.Join(d.Names, ", ")))
+	}
+	return nil
+}
+
+// runShow prints lines FROM..TO of a document with their numbers.
+func runShow(x *ctx) error {
+	a, err := x.open(false)
+	if err != nil {
+		return err
+	}
+	d, err := a.Resolve(x.p.args[0])
+	if err != nil {
+		return err
+	}
+	from, to := 1, -1
+	if len(x.p.args) == 2 {
+		if from, to, err = parseLineRange(x.p.args[1]); err != nil {
+			return err
+		}
+	}
+	s, err := a.Load(d)
+	if err != nil {
+		return err
+	}
+	shown := 0
+	err = engine.ForEachLine(s.Source, func(l engine.Line) error {
+		if l.Number < from || (to >= 0 && l.Number > to) {
+			return nil
+		}
+		shown++
+		if x.p.has("json") || x.env.JSON {
+			printJSONLine(x.out(), map[string]any{"line": l.Number, "byte_start": l.Start, "byte_end": l.End, "text": string(l.Text)})
+			return nil
+		}
+		fmt.Fprintf(x.out(), "%6d  %s\n", l.Number, sanitize(string(l.Text)))
+		return nil
+	})
+	if err == nil && shown == 0 && len(x.p.args) == 2 {
+		return fmt.Errorf("%s has no line in %s", d.Label(), x.p.args[1])
+	}
+	return err
+}
+
+// parseLineRange reads "N", "N-M" or "N-" (to the end).
+func parseLineRange(s string) (int, int, error) {
+	a, b, isRange := strings.Cut(s, "-")
+	from, err := strconv.Atoi(a)
+	if err != nil || from < 1 {
+		return 0, 0, usageErrorf("line range %q: want FROM, FROM-TO or FROM- with FROM >= 1", s)
+	}
+	if !isRange {
+		return from, from, nil
+	}
+	if b == "" {
+		return from, -1, nil
+	}
+	to, err := strconv.Atoi(b)
+	if err != nil || to < from {
+		return 0, 0, usageErrorf("line range %q: want FROM, FROM-TO or FROM- with FROM <= TO", s)
+	}
+	return from, to, nil
+}
+
+func runStats(x *ctx) error {
+	a, err := x.open(false)
+	if err != nil {
+		return err
+	}
+	docs, err := a.Docs()
+	if err != nil {
+		return err
+	}
+	receipts, err := a.Receipts(nil)
+	if err != nil {
+		return err
+	}
+	var source, stored int64
+	events := 0
+	for _, d := range docs {
+		source += d.SourceSize
+		stored += d.StoredBytes
+		events += d.EventCount
+	}
+	var fileSize int64
+	if st, err := os.Stat(a.Path()); err == nil {
+		fileSize = st.Size()
+	}
+	stats := []struct {
+		key string
+		val any
+	}{
+		{"archive", a.Path()}, {"schema_version", db.SchemaVersion}, {"documents", len(docs)}, {"events", events},
+		{"receipts", len(receipts)}, {"source_bytes", source}, {"stored_bytes", stored}, {"file_bytes", fileSize},
+	}
+	if x.p.has("json") || x.env.JSON {
+		m := map[string]any{}
+		for _, s := range stats {
+			m[s.key] = s.val
+		}
+		printJSONLine(x.out(), m)
+		return nil
+	}
+	var b bytes.Buffer
+	for _, s := range stats {
+		fmt.Fprintf(&b, "%-15s %v\n", s.key, s.val)
+	}
+	if source > 0 {
+		fmt.Fprintf(&b, "%-15s %.3f (compressed source and events / source)\n", "stored_ratio", float64(stored)/float64(source))
+		fmt.Fprintf(&b, "%-15s %.3f (archive file / source)\n", "file_ratio", float64(fileSize)/float64(source))
+	}
+	_, err = x.out().Write(b.Bytes())
+	return err
+}

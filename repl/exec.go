@@ -1,0 +1,163 @@
+package repl
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"chronicle/db"
+)
+
+// Exit codes (ARCHITECTURE 5).
+const (
+	ExitOK          = 0
+	ExitFailure     = 1
+	ExitUsage       = 2
+	ExitUnsupported = 3
+)
+
+// Env is what a command runs against: the archive path, output streams and
+// whether they are terminals.
+type Env struct {
+	DBPath         string // archive file; "" means $CHRONICLE_DB or ./chronicle.db
+	Stdout, Stderr io.Writer
+	StdoutTTY      bool // human view instead of JSON
+	StderrTTY      bool // progress bars
+	JSON           bool // session-wide JSON mode (REPL .mode json)
+	Interrupted    func() bool
+}
+
+// NewEnv returns an Env on the process's streams.
+func NewEnv() *Env {
+	return &Env{
+		Stdout: os.Stdout, Stderr: os.Stderr,
+		StdoutTTY: isTerminal(os.Stdout), StderrTTY: isTerminal(os.Stderr),
+	}
+}
+
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// archivePath applies --db, then CHRONICLE_DB, then the default.
+func (e *Env) archivePath(flag string) string {
+	switch {
+	case flag != "":
+		return flag
+	case e.DBPath != "":
+		return e.DBPath
+	case os.Getenv("CHRONICLE_DB") != "":
+		return os.Getenv("CHRONICLE_DB")
+	}
+	return db.DefaultPath
+}
+
+// ctx is one command invocation.
+type ctx struct {
+	env     *Env
+	cmd     *command
+	p       *parsed
+	archive *db.Archive
+}
+
+// json reports whether output must be JSON: --json, the session mode, or a
+// stdout that is not a terminal.
+func (x *ctx) json() bool { return x.p.has("json") || x.env.JSON || !x.env.StdoutTTY }
+
+func (x *ctx) out() io.Writer { return x.env.Stdout }
+
+// open opens the archive for the command, for writing when write is set.
+func (x *ctx) open(write bool) (*db.Archive, error) {
+	if x.archive != nil {
+		return x.archive, nil
+	}
+	a, err := db.Open(x.env.archivePath(x.p.value("db")), db.Options{ReadOnly: !write})
+	if err != nil {
+		if errors.Is(err, db.ErrNoArchive) {
+			return nil, fmt.Errorf("%w; `chronicle ingest FILE` creates it", err)
+		}
+		return nil, err
+	}
+	x.archive = a
+	return a, nil
+}
+
+// exitStatus is an error that only carries an exit code (verify verdicts):
+// the command already printed what the user needs.
+type exitStatus int
+
+func (e exitStatus) Error() string { return "exit status " + strconv.Itoa(int(e)) }
+
+// Exec runs one command line and returns its exit code.
+func Exec(env *Env, argv []string) int {
+	argv = hoistGlobalFlags(argv)
+	if len(argv) == 0 {
+		return ExitOK
+	}
+	cmd := lookup(argv[0])
+	if cmd == nil {
+		fmt.Fprintf(env.Stderr, "chronicle: unknown command %q; `help` lists the commands\n", argv[0])
+		return ExitUsage
+	}
+	err := cmd.exec(env, argv[1:])
+	return report(env, cmd.name, err)
+}
+
+func (c *command) exec(env *Env, args []string) error {
+	p, err := parseArgs(args, c.flags)
+	if err != nil {
+		return err
+	}
+	if len(p.args) < c.min || (c.max >= 0 && len(p.args) > c.max) {
+		return usageErrorf("usage: %s %s", c.name, c.args)
+	}
+	x := &ctx{env: env, cmd: c, p: p}
+	defer func() {
+		if x.archive != nil {
+			x.archive.Close()
+		}
+	}()
+	return c.run(x)
+}
+
+// report prints err as one line and maps it to an exit code.
+func report(env *Env, name string, err error) int {
+	var usage *usageError
+	var status exitStatus
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.As(err, &status):
+		return int(status)
+	case errors.As(err, &usage):
+		fmt.Fprintf(env.Stderr, "chronicle %s: %v\n", name, err)
+		return ExitUsage
+	default:
+		fmt.Fprintf(env.Stderr, "chronicle %s: %v\n", name, err)
+		return ExitFailure
+	}
+}
+
+// hoistGlobalFlags moves global flags written before the command name
+// (`chronicle --db x.db docs`) after it, where the command's parser sees
+// them.
+func hoistGlobalFlags(argv []string) []string {
+	var lead []string
+	i := 0
+	for i < len(argv) && strings.HasPrefix(argv[i], "--") && argv[i] != "--" {
+		lead = append(lead, argv[i])
+		if argv[i] == "--db" && i+1 < len(argv) {
+			lead = append(lead, argv[i+1])
+			i++
+		}
+		i++
+	}
+	if len(lead) == 0 || i >= len(argv) {
+		return argv
+	}
+	return append(append([]string{argv[i]}, lead...), argv[i+1:]...)
+}

@@ -1,0 +1,98 @@
+package repl
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// flagSpec declares one --flag of a command.
+type flagSpec struct {
+	name  string // without dashes
+	value string // placeholder for flags that take a value; "" for booleans
+	help  string
+}
+
+// parsed is a command line split into positional arguments and flags.
+type parsed struct {
+	args  []string
+	flags map[string]string // boolean flags map to "true"
+}
+
+func (p *parsed) has(name string) bool { _, ok := p.flags[name]; return ok }
+
+func (p *parsed) value(name string) string { return p.flags[name] }
+
+func (p *parsed) intValue(name string, def int) (int, error) {
+	v, ok := p.flags[name]
+	if !ok {
+		return def, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 {
+		return 0, usageErrorf("--%s wants a positive integer, got %q", name, v)
+	}
+	return n, nil
+}
+
+// globalFlags are accepted by every command.
+var globalFlags = []flagSpec{
+	{name: "db", value: "PATH", help: "archive file (default $CHRONICLE_DB or ./chronicle.db)"},
+	{name: "json", help: "print JSON (the canonical result line for query, claim and find)"},
+}
+
+// parseArgs accepts flags before, between and after positional arguments;
+// "--" ends flags; "--name=value" and "--name value" both work.
+func parseArgs(args []string, specs []flagSpec) (*parsed, error) {
+	p := &parsed{flags: map[string]string{}}
+	lookup := func(name string) (flagSpec, bool) {
+		for _, s := range append(specs, globalFlags...) {
+			if s.name == name {
+				return s, true
+			}
+		}
+		return flagSpec{}, false
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			p.args = append(p.args, args[i+1:]...)
+			break
+		}
+		if !strings.HasPrefix(a, "--") || a == "--" {
+			p.args = append(p.args, a)
+			continue
+		}
+		name, val, hasVal := strings.Cut(a[2:], "=")
+		spec, ok := lookup(name)
+		if !ok {
+			return nil, usageErrorf("unknown flag --%s", name)
+		}
+		switch {
+		case spec.value == "" && hasVal:
+			return nil, usageErrorf("--%s takes no value", name)
+		case spec.value == "":
+			val = "true"
+		case !hasVal:
+			if i+1 >= len(args) {
+				return nil, usageErrorf("--%s needs %s", name, spec.value)
+			}
+			i++
+			val = args[i]
+		}
+		if _, dup := p.flags[name]; dup {
+			return nil, usageErrorf("--%s given twice", name)
+		}
+		p.flags[name] = val
+	}
+	return p, nil
+}
+
+// usageError is a mistake in the command line itself (exit 2).
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usageErrorf(format string, args ...any) error {
+	return &usageError{msg: fmt.Sprintf(format, args...)}
+}

@@ -1,0 +1,34 @@
+package repl
+
+import (
+	"fmt"
+	"strings"
+)
+
+// runHelp lists the commands or explains one.
+func runHelp(x *ctx) error {
+	w := x.out()
+	if len(x.p.args) == 1 {
+		c := lookup(x.p.args[0])
+		if c == nil {
+			return usageErrorf("unknown command %q", x.p.args[0])
+		}
+		fmt.Fprintf(w, "usage: %s %s\n  %s\n", c.name, c.args, c.summary)
+		for _, f := range append(c.flags, globalFlags...) {
+			name := "--" + f.name
+			if f.value != "" {
+				name += " " + f.value
+			}
+			fmt.Fprintf(w, "  %-16s %s\n", name, f.help)
+		}
+		fmt.Fprintf(w, "example:\n  %s\n", c.example)
+		return nil
+	}
+	fmt.Fprintln(w, "commands (DOC is a document name or at least 8 hex digits of its SHA-256):")
+	for _, c := range table {
+		fmt.Fprintf(w, "  %-38s %s\n", strings.TrimSpace(c.name+" "+c.args), c.summary)
+	}
+	fmt.Fprintln(w, "flags may come before or after the arguments; -- ends flags; every command takes --db PATH and --json.")
+	fmt.Fprintln(w, "exit codes: 0 success or VALID, 1 failure or INVALID, 2 usage, 3 UNSUPPORTED.")
+	return nil
+}

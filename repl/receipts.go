@@ -1,0 +1,188 @@
+package repl
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"chronicle/db"
+	"chronicle/db/fileio"
+	"chronicle/engine"
+	"chronicle/engine/find"
+	"chronicle/engine/receipt"
+	"chronicle/engine/settle"
+)
+
+// canonical replays results with the engine for receipt verification.
+type canonical struct{}
+
+func (canonical) Query(s *engine.Store, q string) ([]byte, error) { return settle.Query(s, q) }
+func (canonical) Find(s *engine.Store, t string) ([]byte, error)  { return find.Find(s, t) }
+
+// runReceipts lists the receipts the archive issued, optionally verifying
+// each one again.
+func runReceipts(x *ctx) error {
+	a, err := x.open(false)
+	if err != nil {
+		return err
+	}
+	var doc *db.Digest
+	if len(x.p.args) == 1 {
+		d, err := a.Resolve(x.p.args[0])
+		if err != nil {
+			return err
+		}
+		doc = &d.SHA256
+	}
+	recs, err := a.Receipts(doc)
+	if err != nil {
+		return err
+	}
+	labels := map[db.Digest]string{}
+	invalid := 0
+	for _, r := range recs {
+		if _, ok := labels[r.Document]; !ok {
+			labels[r.Document] = r.Document.Short()
+			if d, err := a.Document(r.Document); err == nil {
+				labels[r.Document] = d.Label()
+			}
+		}
+		verdict := ""
+		if x.p.has("verify") {
+			outcome, _ := a.Verify(r, canonical{})
+			verdict = outcome.String()
+			if outcome != receipt.Valid {
+				invalid++
+			}
+		}
+		if x.p.has("json") || x.env.JSON {
+			j := map[string]any{"id": r.ID().String(), "kind": r.Kind, "document_sha256": r.Document.String(),
+				"question": r.Question, "receipt": string(r.Encode())}
+			if verdict != "" {
+				j["verdict"] = verdict
+			}
+			printJSONLine(x.out(), j)
+			continue
+		}
+		line := fmt.Sprintf("%s  %-6s  %s", r.ID().Short(), r.Kind, sanitize(labels[r.Document]))
+		if r.Question != "" {
+			line += "  " + sanitize(r.Question)
+		}
+		if verdict != "" {
+			line = verdict + "  " + line
+		}
+		fmt.Fprintln(x.out(), line)
+	}
+	if len(recs) == 0 && !(x.p.has("json") || x.env.JSON) {
+		fmt.Fprintln(x.out(), "(no receipts)")
+	}
+	if invalid > 0 {
+		return fmt.Errorf("%d of %d receipts are not VALID", invalid, len(recs))
+	}
+	return nil
+}
+
+// runVerify checks an archive receipt against the archive, or an original
+// V1/V2 receipt against the .chronicle file it names, and prints the word.
+func runVerify(x *ctx) error {
+	path := x.p.args[0]
+	data, err := fileio.ReadLimited(path, 2*db.MaxQuestion+1024)
+	var outcome receipt.Outcome
+	var why error
+	switch {
+	case err != nil:
+		outcome, why = receipt.Invalid, err
+	case db.IsArchiveReceipt(data):
+		outcome, why = x.verifyArchiveReceipt(data)
+	default:
+		outcome, why = fileio.VerifyReceiptFile(path, canonical{})
+	}
+	fmt.Fprintln(x.out(), outcome)
+	if why != nil {
+		fmt.Fprintf(x.env.Stderr, "chronicle verify: %s: %v\n", path, why)
+	}
+	return exitStatus(outcome.ExitCode())
+}
+
+func (x *ctx) verifyArchiveReceipt(data []byte) (receipt.Outcome, error) {
+	r, err := db.ParseReceipt(data)
+	if err != nil {
+		return receipt.Invalid, err
+	}
+	a, err := x.open(false)
+	if err != nil {
+		return receipt.Invalid, err
+	}
+	return a.Verify(r, canonical{})
+}
+
+// runExport writes DIR/<base>.chronicle, byte-identical to the original
+// tool's store for the same source and import time, and a V2 (or V1)
+// INGEST receipt whose store path is that file name as formed from DIR.
+func runExport(x *ctx) error {
+	a, err := x.open(false)
+	if err != nil {
+		return err
+	}
+	d, err := a.Resolve(x.p.args[0])
+	if err != nil {
+		return err
+	}
+	storeBytes, s, err := a.Rebuild(d)
+	if err != nil {
+		return err
+	}
+	dir := x.p.args[1]
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	base := filepath.Base(d.Label())
+	storePath := dir + "/" + base + ".chronicle"
+	if strings.HasSuffix(dir, "/") {
+		storePath = dir + base + ".chronicle"
+	}
+	if !engine.ValidTextString(storePath) || len(storePath) > receipt.MaxPathLen {
+		return fmt.Errorf("export: store path %q cannot be recorded in a receipt (UTF-8, at most %d bytes)", storePath, receipt.MaxPathLen)
+	}
+	rec, err := receipt.New(receipt.KindIngest, storePath, "", storeBytes, s.Version, s.Document, nil)
+	if err != nil {
+		return err
+	}
+	if err := fileio.CreateExclusive(storePath, storeBytes); err != nil {
+		if errors.Is(err, os.ErrExist) {
+			if existing, rerr := fileio.ReadLimited(storePath, int64(len(storeBytes))); rerr != nil || string(existing) != string(storeBytes) {
+				return fmt.Errorf("export: %s already exists with other content; nothing was overwritten", storePath)
+			}
+		} else {
+			return fmt.Errorf("export: %w", err)
+		}
+	}
+	if err := fileio.WriteOnce(storePath+".receipt", rec.Encode()); err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	fmt.Fprintf(x.out(), "store=%s\nreceipt=%s.receipt\n", storePath, storePath)
+	return nil
+}
+
+// runCheck re-reads everything; exit 1 with one line per problem.
+func runCheck(x *ctx) error {
+	a, err := x.open(false)
+	if err != nil {
+		return err
+	}
+	problems, err := a.Check()
+	for _, p := range problems {
+		fmt.Fprintln(x.out(), sanitize(p.String()))
+	}
+	if err != nil {
+		return err
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("%d problems found in %s", len(problems), a.Path())
+	}
+	docs, _ := a.Docs()
+	fmt.Fprintf(x.out(), "ok: %d documents checked in %s\n", len(docs), a.Path())
+	return nil
+}
