@@ -11,22 +11,18 @@ all: build
 build:
 	$(GO) build -o $(BIN)/ ./cmd/...
 
-# run: build the commands, then ingest, query, find and verify the sample
-# stories in a scratch directory with the drop-in casper-chronicle.
-# Nothing outside a fresh temporary directory is written.
+# run: build the commands, open (or create) ./chronicle.db, ingest the
+# sample stories if the archive is empty, and show what it can do.
 run: build
-	@set -e; cc=$(CURDIR)/$(BIN)/casper-chronicle; dir=$$(mktemp -d); \
-	cp testdata/samples/ahmed-khalid-ar.txt testdata/samples/alice-bob-en.txt $$dir/; cd $$dir; \
-	echo "# working in $$dir"; \
-	echo '$$ casper-chronicle ingest ahmed-khalid-ar.txt'; $$cc ingest ahmed-khalid-ar.txt; \
-	echo '$$ casper-chronicle verify ahmed-khalid-ar.txt.chronicle.receipt'; $$cc verify ahmed-khalid-ar.txt.chronicle.receipt; \
-	echo '$$ casper-chronicle query ahmed-khalid-ar.txt.chronicle "هل سدد أحمد دين خالد؟"'; \
-	$$cc query ahmed-khalid-ar.txt.chronicle "هل سدد أحمد دين خالد؟"; \
-	echo '$$ casper-chronicle ingest alice-bob-en.txt'; $$cc ingest alice-bob-en.txt; \
-	echo '$$ casper-chronicle query alice-bob-en.txt.chronicle "Did Alice repay Bob?"'; \
-	$$cc query alice-bob-en.txt.chronicle "Did Alice repay Bob?"; \
-	echo '$$ casper-chronicle find alice-bob-en.txt.chronicle "Saud"'; $$cc find alice-bob-en.txt.chronicle "Saud"; \
-	for r in *.receipt; do printf '$$ casper-chronicle verify %s\n' "$$r"; $$cc verify "$$r"; done
+	@set -e; ch=$(CURDIR)/$(BIN)/chronicle; \
+	if [ -z "$$($$ch docs --json 2>/dev/null)" ]; then \
+		echo '$$ chronicle ingest testdata/samples'; $$ch ingest testdata/samples; echo; fi; \
+	echo '$$ chronicle docs'; $$ch docs; echo; \
+	echo '$$ chronicle query testdata/samples/ahmed-khalid-ar.txt "هل سدد أحمد دين خالد؟" --text'; \
+	$$ch query testdata/samples/ahmed-khalid-ar.txt "هل سدد أحمد دين خالد؟" --text; echo; \
+	echo '$$ chronicle find Saud --text'; $$ch find Saud --text; echo; \
+	echo '$$ chronicle receipts --verify'; $$ch receipts --verify; echo; \
+	echo "Next: ./bin/chronicle help   (archive: ./chronicle.db; the drop-in original is ./bin/casper-chronicle)"
 
 test: lint
 	$(GO) test -count=1 $(PKGS)

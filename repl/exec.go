@@ -64,9 +64,14 @@ type ctx struct {
 	archive *db.Archive
 }
 
-// json reports whether output must be JSON: --json, the session mode, or a
-// stdout that is not a terminal.
-func (x *ctx) json() bool { return x.p.has("json") || x.env.JSON || !x.env.StdoutTTY }
+// json reports whether a result must be printed as JSON: --json, the
+// session mode, or a stdout that is not a terminal (unless --text).
+func (x *ctx) json() bool {
+	if x.p.has("json") || x.env.JSON {
+		return true
+	}
+	return !x.env.StdoutTTY && !x.p.has("text")
+}
 
 func (x *ctx) out() io.Writer { return x.env.Stdout }
 

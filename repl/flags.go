@@ -39,6 +39,7 @@ func (p *parsed) intValue(name string, def int) (int, error) {
 var globalFlags = []flagSpec{
 	{name: "db", value: "PATH", help: "archive file (default $CHRONICLE_DB or ./chronicle.db)"},
 	{name: "json", help: "print JSON (the canonical result line for query, claim and find)"},
+	{name: "text", help: "print the human view even when stdout is not a terminal"},
 }
 
 // parseArgs accepts flags before, between and after positional arguments;

@@ -59,6 +59,9 @@ func New(kind Kind, storePath string, question string, store []byte, storeVersio
 	if len(question) > MaxQuestionLen {
 		return nil, ErrQuestionTooLong
 	}
+	if kind == KindIngest && question != "" {
+		return nil, errors.New("an INGEST receipt carries no question")
+	}
 	version := storeVersion
 	if kind == KindQuery {
 		version = 2
