@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strconv"
 	"time"
 
 	"github.com/klauspost/compress/zstd"
@@ -13,9 +12,6 @@ import (
 
 // DefaultPath is the archive used when neither --db nor CHRONICLE_DB is set.
 const DefaultPath = "chronicle.db"
-
-// SchemaVersion is the layout this package reads and writes.
-const SchemaVersion = 1
 
 // LockTimeout bounds the wait for another process's lock.
 const LockTimeout = time.Second
@@ -28,7 +24,6 @@ var (
 	bucketNames    = []byte("names")
 	bucketReceipts = []byte("receipts")
 	keySchema      = []byte("schema_version")
-	allBuckets     = [][]byte{bucketMeta, bucketDocs, bucketChunks, bucketEvents, bucketNames, bucketReceipts}
 )
 
 // Errors of opening an archive.
@@ -47,8 +42,11 @@ var (
 type Archive struct {
 	path string
 	bolt *bolt.DB
-	enc  *zstd.Encoder
-	dec  *zstd.Decoder
+	// UpgradedFrom is the schema version the archive had before Open
+	// upgraded it (0 when no upgrade ran).
+	UpgradedFrom int
+	enc          *zstd.Encoder
+	dec          *zstd.Decoder
 }
 
 // Options tune Open.
@@ -82,9 +80,12 @@ func Open(path string, opts Options) (*Archive, error) {
 		return nil, fmt.Errorf("archive %s: %w", path, err)
 	}
 	a := &Archive{path: path, bolt: b}
-	if err := a.initSchema(opts.ReadOnly); err != nil {
+	if err := a.initSchema(opts); err != nil {
 		b.Close()
 		return nil, err
+	}
+	if a.bolt == nil { // reopened read-only after an upgrade
+		return Open(path, opts)
 	}
 	a.enc, err = zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(false))
 	if err == nil {
@@ -95,52 +96,6 @@ func Open(path string, opts Options) (*Archive, error) {
 		return nil, fmt.Errorf("archive %s: zstd: %w", path, err)
 	}
 	return a, nil
-}
-
-// initSchema creates the buckets of a new archive and refuses unknown newer
-// layouts.
-func (a *Archive) initSchema(readOnly bool) error {
-	check := func(tx *bolt.Tx) (bool, error) {
-		meta := tx.Bucket(bucketMeta)
-		if meta == nil {
-			// A bbolt file with foreign buckets is somebody else's database.
-			empty := tx.ForEach(func([]byte, *bolt.Bucket) error { return ErrNotArchive }) == nil
-			if !empty {
-				return false, fmt.Errorf("archive %s: %w: it holds buckets but no Chronicle meta bucket", a.path, ErrNotArchive)
-			}
-			return true, nil
-		}
-		v, err := strconv.Atoi(string(meta.Get(keySchema)))
-		if err != nil {
-			return false, fmt.Errorf("archive %s: %w: bad schema_version %q", a.path, ErrNotArchive, meta.Get(keySchema))
-		}
-		if v > SchemaVersion {
-			return false, fmt.Errorf("archive %s: %w (schema %d, this build reads up to %d); upgrade Chronicle",
-				a.path, ErrNewerSchema, v, SchemaVersion)
-		}
-		return false, nil
-	}
-	if readOnly {
-		return a.bolt.View(func(tx *bolt.Tx) error {
-			fresh, err := check(tx)
-			if fresh {
-				return fmt.Errorf("archive %s: %w: no meta bucket", a.path, ErrNotArchive)
-			}
-			return err
-		})
-	}
-	return a.bolt.Update(func(tx *bolt.Tx) error {
-		fresh, err := check(tx)
-		if err != nil || !fresh {
-			return err
-		}
-		for _, name := range allBuckets {
-			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
-				return err
-			}
-		}
-		return tx.Bucket(bucketMeta).Put(keySchema, []byte(strconv.Itoa(SchemaVersion)))
-	})
 }
 
 // Path is the file the archive was opened from.

@@ -41,14 +41,17 @@ func runReceipts(x *ctx) error {
 		return err
 	}
 	labels := map[db.Digest]string{}
-	invalid := 0
-	for _, r := range recs {
-		if _, ok := labels[r.Document]; !ok {
-			labels[r.Document] = r.Document.Short()
-			if d, err := a.Document(r.Document); err == nil {
-				labels[r.Document] = d.Label()
+	labelOf := func(doc db.Digest) string {
+		if _, ok := labels[doc]; !ok {
+			labels[doc] = doc.Short()
+			if d, err := a.Document(doc); err == nil {
+				labels[doc] = d.Label()
 			}
 		}
+		return labels[doc]
+	}
+	invalid := 0
+	for _, r := range recs {
 		verdict := ""
 		if x.p.has("verify") {
 			outcome, _ := a.Verify(r, canonical{})
@@ -66,7 +69,7 @@ func runReceipts(x *ctx) error {
 			printJSONLine(x.out(), j)
 			continue
 		}
-		line := fmt.Sprintf("%s  %-6s  %s", r.ID().Short(), r.Kind, sanitize(labels[r.Document]))
+		line := fmt.Sprintf("%s  %-6s  %s", r.ID().Short(), r.Kind, sanitize(labelOf(r.Document)))
 		if r.Question != "" {
 			line += "  " + sanitize(r.Question)
 		}
@@ -75,11 +78,39 @@ func runReceipts(x *ctx) error {
 		}
 		fmt.Fprintln(x.out(), line)
 	}
-	if len(recs) == 0 && !(x.p.has("json") || x.env.JSON) {
+	originals, err := a.Originals(doc)
+	if err != nil {
+		return err
+	}
+	for _, o := range originals {
+		verdict := ""
+		if x.p.has("verify") {
+			outcome, _ := a.VerifyOriginal(o.Bytes, canonical{})
+			verdict = outcome.String()
+			if outcome != receipt.Valid {
+				invalid++
+			}
+		}
+		if x.p.has("json") || x.env.JSON {
+			j := map[string]any{"id": o.ID().String(), "original": o.Name, "document_sha256": o.Document.String(), "receipt": string(o.Bytes)}
+			if verdict != "" {
+				j["verdict"] = verdict
+			}
+			printJSONLine(x.out(), j)
+			continue
+		}
+		line := fmt.Sprintf("%s  %-6s  %s  original %s", o.ID().Short(), originalKind(o.Bytes), sanitize(labelOf(o.Document)), sanitize(o.Name))
+		if verdict != "" {
+			line = verdict + "  " + line
+		}
+		fmt.Fprintln(x.out(), line)
+	}
+	total := len(recs) + len(originals)
+	if total == 0 && !(x.p.has("json") || x.env.JSON) {
 		fmt.Fprintln(x.out(), "(no receipts)")
 	}
 	if invalid > 0 {
-		return fmt.Errorf("%d of %d receipts are not VALID", invalid, len(recs))
+		return fmt.Errorf("%d of %d receipts are not VALID", invalid, total)
 	}
 	return nil
 }
@@ -185,4 +216,12 @@ func runCheck(x *ctx) error {
 	docs, _ := a.Docs()
 	fmt.Fprintf(x.out(), "ok: %d documents checked in %s\n", len(docs), a.Path())
 	return nil
+}
+
+// originalKind reads the kind line of an original receipt for listings.
+func originalKind(b []byte) string {
+	if r, err := receipt.Parse(b); err == nil {
+		return string(r.Kind)
+	}
+	return "?"
 }

@@ -1,0 +1,123 @@
+package db
+
+import (
+	"fmt"
+	"strconv"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// SchemaVersion is the layout this package reads and writes. Older archives
+// are upgraded on open by the registered steps below, all in one write
+// transaction; newer ones are refused.
+const SchemaVersion = 2
+
+// bucketOriginals keeps original V1/V2 receipt files imported beside their
+// stores (schema 2): document SHA-256 ‖ SHA-256 of the receipt bytes →
+// JSON {seq, name, receipt}.
+var bucketOriginals = []byte("originals")
+
+// schemaBuckets are the buckets of the current schema.
+var schemaBuckets = [][]byte{bucketMeta, bucketDocs, bucketChunks, bucketEvents, bucketNames, bucketReceipts, bucketOriginals}
+
+// Upgrade is one registered schema step from version From to From+1.
+type Upgrade struct {
+	From    int
+	Summary string
+	Apply   func(tx *bolt.Tx) error
+}
+
+// Upgrades lists every step, in order; step i upgrades schema i+1 to i+2.
+var Upgrades = []Upgrade{
+	{From: 1, Summary: "add the bucket of original receipts imported with their stores",
+		Apply: func(tx *bolt.Tx) error {
+			_, err := tx.CreateBucketIfNotExists(bucketOriginals)
+			return err
+		}},
+}
+
+// readSchema returns the archive's schema version, 0 for an empty file.
+func readSchema(path string, tx *bolt.Tx) (int, error) {
+	meta := tx.Bucket(bucketMeta)
+	if meta == nil {
+		// A bbolt file with foreign buckets is somebody else's database.
+		if tx.ForEach(func([]byte, *bolt.Bucket) error { return ErrNotArchive }) != nil {
+			return 0, fmt.Errorf("archive %s: %w: it holds buckets but no Chronicle meta bucket", path, ErrNotArchive)
+		}
+		return 0, nil
+	}
+	v, err := strconv.Atoi(string(meta.Get(keySchema)))
+	if err != nil || v < 1 {
+		return 0, fmt.Errorf("archive %s: %w: bad schema_version %q", path, ErrNotArchive, meta.Get(keySchema))
+	}
+	if v > SchemaVersion {
+		return 0, fmt.Errorf("archive %s: %w (schema %d, this build reads up to %d); upgrade Chronicle",
+			path, ErrNewerSchema, v, SchemaVersion)
+	}
+	return v, nil
+}
+
+// initSchema creates a new archive's buckets, or upgrades an older schema in
+// one write transaction. A read-only open that finds an older schema closes,
+// upgrades with a brief write open and leaves a.bolt nil so that Open
+// reopens read-only.
+func (a *Archive) initSchema(opts Options) error {
+	var version int
+	if err := a.bolt.View(func(tx *bolt.Tx) error {
+		var err error
+		version, err = readSchema(a.path, tx)
+		return err
+	}); err != nil {
+		return err
+	}
+	if version == SchemaVersion {
+		return nil
+	}
+	if opts.ReadOnly {
+		if version == 0 {
+			return fmt.Errorf("archive %s: %w: the file is empty", a.path, ErrNotArchive)
+		}
+		a.bolt.Close()
+		a.bolt = nil
+		w, err := Open(a.path, Options{Timeout: opts.Timeout})
+		if err != nil {
+			return err
+		}
+		return w.Close()
+	}
+	return a.bolt.Update(func(tx *bolt.Tx) error {
+		// Re-read inside the write transaction: another process may have
+		// upgraded meanwhile.
+		v, err := readSchema(a.path, tx)
+		if err != nil {
+			return err
+		}
+		if v == 0 {
+			for _, name := range schemaBuckets {
+				if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+					return err
+				}
+			}
+			return tx.Bucket(bucketMeta).Put(keySchema, []byte(strconv.Itoa(SchemaVersion)))
+		}
+		for ; v < SchemaVersion; v++ {
+			step := Upgrades[v-1]
+			if err := step.Apply(tx); err != nil {
+				return fmt.Errorf("archive %s: upgrading schema %d to %d (%s): %w", a.path, v, v+1, step.Summary, err)
+			}
+		}
+		a.UpgradedFrom = version
+		return tx.Bucket(bucketMeta).Put(keySchema, []byte(strconv.Itoa(SchemaVersion)))
+	})
+}
+
+// Schema returns the archive's schema version.
+func (a *Archive) Schema() (int, error) {
+	var v int
+	err := a.bolt.View(func(tx *bolt.Tx) error {
+		var err error
+		v, err = readSchema(a.path, tx)
+		return err
+	})
+	return v, err
+}
