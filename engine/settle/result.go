@@ -175,32 +175,38 @@ func (c *Claim) JSON() []byte {
 func writeEvidence(j *canonjson.Buf, doc [32]byte, evidence []Evidence) {
 	j.Raw("[")
 	for i := range evidence {
-		e := &evidence[i].Event
 		if i > 0 {
 			j.Raw(",")
 		}
-		j.Raw("{")
-		j.Key("event_id", true)
-		j.Digest(e.ID)
-		j.Key("evidence_span_id", false)
-		j.Digest(e.SpanID)
-		j.Key("document_sha256", false)
-		j.Digest(doc)
-		j.Key("byte_start", false)
-		j.Uint(e.ByteStart)
-		j.Key("byte_end", false)
-		j.Uint(e.ByteEnd)
-		j.Key("line_start", false)
-		j.Uint(e.LineStart)
-		j.Key("line_end", false)
-		j.Uint(e.LineEnd)
-		j.Key("exact_span_sha256", false)
-		j.Digest(e.SpanHash)
-		j.Key("text", false)
-		j.Str(evidence[i].Text)
-		j.Raw("}")
+		AppendEvidence(j, doc, &evidence[i].Event, evidence[i].Text)
 	}
 	j.Raw("]")
+}
+
+// AppendEvidence appends one evidence object (SPEC 5.1 key order: event_id,
+// evidence_span_id, document_sha256, byte_start, byte_end, line_start,
+// line_end, exact_span_sha256, text) for event e whose span bytes are text.
+func AppendEvidence(j *canonjson.Buf, doc [32]byte, e *engine.Event, text string) {
+	j.Raw("{")
+	j.Key("event_id", true)
+	j.Digest(e.ID)
+	j.Key("evidence_span_id", false)
+	j.Digest(e.SpanID)
+	j.Key("document_sha256", false)
+	j.Digest(doc)
+	j.Key("byte_start", false)
+	j.Uint(e.ByteStart)
+	j.Key("byte_end", false)
+	j.Uint(e.ByteEnd)
+	j.Key("line_start", false)
+	j.Uint(e.LineStart)
+	j.Key("line_end", false)
+	j.Uint(e.LineEnd)
+	j.Key("exact_span_sha256", false)
+	j.Digest(e.SpanHash)
+	j.Key("text", false)
+	j.Str(text)
+	j.Raw("}")
 }
 
 // collectEvidence returns the flagged events of s in source order with their
