@@ -80,13 +80,6 @@ func Open(path string, opts Options) (*Archive, error) {
 		return nil, fmt.Errorf("archive %s: %w", path, err)
 	}
 	a := &Archive{path: path, bolt: b}
-	if err := a.initSchema(opts); err != nil {
-		b.Close()
-		return nil, err
-	}
-	if a.bolt == nil { // reopened read-only after an upgrade
-		return Open(path, opts)
-	}
 	a.enc, err = zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(false))
 	if err == nil {
 		a.dec, err = zstd.NewReader(nil, zstd.WithDecoderConcurrency(1))
@@ -94,6 +87,16 @@ func Open(path string, opts Options) (*Archive, error) {
 	if err != nil {
 		b.Close()
 		return nil, fmt.Errorf("archive %s: zstd: %w", path, err)
+	}
+	// Schema upgrades may read documents, so the codecs come first.
+	if err := a.initSchema(opts); err != nil {
+		a.closeCodecs()
+		b.Close()
+		return nil, err
+	}
+	if a.bolt == nil { // upgraded by a brief write open; reopen read-only
+		a.closeCodecs()
+		return Open(path, opts)
 	}
 	return a, nil
 }
@@ -103,7 +106,11 @@ func (a *Archive) Path() string { return a.path }
 
 // Close releases the file and its lock.
 func (a *Archive) Close() error {
+	a.closeCodecs()
+	return a.bolt.Close()
+}
+
+func (a *Archive) closeCodecs() {
 	a.enc.Close()
 	a.dec.Close()
-	return a.bolt.Close()
 }

@@ -83,5 +83,6 @@ func (a *Archive) Check() ([]Problem, error) {
 	if _, err := a.Receipts(nil); err != nil {
 		problems = append(problems, Problem{Detail: err.Error()})
 	}
+	problems = append(problems, a.checkIndex(docs)...)
 	return problems, nil
 }

@@ -4,35 +4,48 @@ import (
 	"fmt"
 	"strconv"
 
+	"chronicle/index"
 	bolt "go.etcd.io/bbolt"
 )
 
 // SchemaVersion is the layout this package reads and writes. Older archives
 // are upgraded on open by the registered steps below, all in one write
 // transaction; newer ones are refused.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // bucketOriginals keeps original V1/V2 receipt files imported beside their
 // stores (schema 2): document SHA-256 ‖ SHA-256 of the receipt bytes →
 // JSON {seq, name, receipt}.
 var bucketOriginals = []byte("originals")
 
-// schemaBuckets are the buckets of the current schema.
-var schemaBuckets = [][]byte{bucketMeta, bucketDocs, bucketChunks, bucketEvents, bucketNames, bucketReceipts, bucketOriginals}
+// bucketSeqs maps a document's sequence number (u64 BE) to its SHA-256
+// (schema 3): the index refers to documents by sequence number.
+var bucketSeqs = []byte("seqs")
+
+// schemaBuckets are the buckets of the current schema (the index package
+// adds its own).
+var schemaBuckets = [][]byte{bucketMeta, bucketDocs, bucketChunks, bucketEvents, bucketNames, bucketReceipts, bucketOriginals, bucketSeqs}
 
 // Upgrade is one registered schema step from version From to From+1.
 type Upgrade struct {
 	From    int
 	Summary string
-	Apply   func(tx *bolt.Tx) error
+	Apply   func(a *Archive, tx *bolt.Tx) error
 }
 
 // Upgrades lists every step, in order; step i upgrades schema i+1 to i+2.
 var Upgrades = []Upgrade{
 	{From: 1, Summary: "add the bucket of original receipts imported with their stores",
-		Apply: func(tx *bolt.Tx) error {
+		Apply: func(_ *Archive, tx *bolt.Tx) error {
 			_, err := tx.CreateBucketIfNotExists(bucketOriginals)
 			return err
+		}},
+	{From: 2, Summary: "build the term and entity indexes of every document",
+		Apply: func(a *Archive, tx *bolt.Tx) error {
+			if _, err := tx.CreateBucketIfNotExists(bucketSeqs); err != nil {
+				return err
+			}
+			return a.reindex(tx)
 		}},
 }
 
@@ -98,11 +111,14 @@ func (a *Archive) initSchema(opts Options) error {
 					return err
 				}
 			}
+			if err := index.CreateBuckets(tx); err != nil {
+				return err
+			}
 			return tx.Bucket(bucketMeta).Put(keySchema, []byte(strconv.Itoa(SchemaVersion)))
 		}
 		for ; v < SchemaVersion; v++ {
 			step := Upgrades[v-1]
-			if err := step.Apply(tx); err != nil {
+			if err := step.Apply(a, tx); err != nil {
 				return fmt.Errorf("archive %s: upgrading schema %d to %d (%s): %w", a.path, v, v+1, step.Summary, err)
 			}
 		}

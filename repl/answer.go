@@ -212,11 +212,13 @@ func (x *ctx) findInArchive(terms string) error {
 	if err != nil {
 		return err
 	}
-	docs, err := a.Docs()
+	q, err := find.NewQuery(terms)
 	if err != nil {
 		return err
 	}
-	q, err := find.NewQuery(terms)
+	// The term index returns every document that can match (and a few that
+	// cannot); each candidate is searched for real.
+	docs, err := a.Candidates(q.Terms())
 	if err != nil {
 		return err
 	}

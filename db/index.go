@@ -1,0 +1,222 @@
+package db
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"chronicle/engine"
+	"chronicle/index"
+	bolt "go.etcd.io/bbolt"
+)
+
+func seqKey(seq uint64) []byte { return binary.BigEndian.AppendUint64(nil, seq) }
+
+// indexDocument adds a document to the term and entity indexes, inside the
+// transaction that stores it.
+func indexDocument(tx *bolt.Tx, seq uint64, src []byte, events []engine.Event) error {
+	if err := index.AddTerms(tx, seq, src); err != nil {
+		return err
+	}
+	return index.AddEntities(tx, seq, events)
+}
+
+// maxSeq is the highest document sequence number issued.
+func maxSeq(tx *bolt.Tx) uint64 { return tx.Bucket(bucketDocs).Sequence() }
+
+// docBySeq returns the document with sequence number seq.
+func docBySeq(tx *bolt.Tx, seq uint64) (*Document, error) {
+	key := tx.Bucket(bucketSeqs).Get(seqKey(seq))
+	if key == nil {
+		return nil, fmt.Errorf("document #%d: %w: no sequence entry", seq, ErrCorrupt)
+	}
+	raw := tx.Bucket(bucketDocs).Get(key)
+	if raw == nil {
+		return nil, fmt.Errorf("document #%d: %w: sequence entry points at missing document %x", seq, ErrCorrupt, key)
+	}
+	return decodeDocument(key, raw)
+}
+
+// reindex rebuilds both indexes from the stored documents.
+func (a *Archive) reindex(tx *bolt.Tx) error {
+	if err := index.DropBuckets(tx); err != nil {
+		return err
+	}
+	seqs := tx.Bucket(bucketSeqs)
+	return tx.Bucket(bucketDocs).ForEach(func(k, v []byte) error {
+		d, err := decodeDocument(k, v)
+		if err != nil {
+			return err
+		}
+		if err := seqs.Put(seqKey(d.Seq), d.SHA256[:]); err != nil {
+			return err
+		}
+		_, events, err := a.readEvents(tx, d)
+		if err != nil {
+			return err
+		}
+		src, err := a.readSource(tx, d)
+		if err != nil {
+			return err
+		}
+		return indexDocument(tx, d.Seq, src, events)
+	})
+}
+
+// Reindex rebuilds the term and entity indexes from the stored documents in
+// one write transaction and returns the number of documents indexed.
+func (a *Archive) Reindex() (int, error) {
+	n := 0
+	err := a.bolt.Update(func(tx *bolt.Tx) error {
+		n = tx.Bucket(bucketDocs).Stats().KeyN
+		return a.reindex(tx)
+	})
+	return n, err
+}
+
+// Candidates returns the documents, in import order, that may contain at
+// least one of the terms (a superset of the documents that do).
+func (a *Archive) Candidates(terms [][]byte) ([]*Document, error) {
+	var out []*Document
+	err := a.bolt.View(func(tx *bolt.Tx) error {
+		seqs, err := index.Candidates(tx, maxSeq(tx), terms)
+		if err != nil {
+			return err
+		}
+		for _, seq := range seqs {
+			if tx.Bucket(bucketSeqs).Get(seqKey(seq)) == nil {
+				continue // a stray bit; check reports it
+			}
+			d, err := docBySeq(tx, seq)
+			if err != nil {
+				return err
+			}
+			out = append(out, d)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// EntityHit is one event naming an entity, with its checked evidence span.
+type EntityHit struct {
+	Doc   *Document
+	Event engine.Event
+	Index int // position of the event in the document's store
+	Role  index.Role
+	Text  []byte // the span bytes, re-read and re-hashed
+}
+
+// Entity returns every event whose subject or object is exactly name, in
+// import then source order. Only the chunks holding the evidence spans are
+// decompressed, and each span is re-hashed.
+func (a *Archive) Entity(name string) ([]EntityHit, error) {
+	var out []EntityHit
+	err := a.bolt.View(func(tx *bolt.Tx) error {
+		refs, err := index.Entity(tx, name)
+		if err != nil {
+			return err
+		}
+		docs := map[uint64]*Document{}
+		events := map[uint64][]engine.Event{}
+		for _, r := range refs {
+			d, ok := docs[r.Seq]
+			if !ok {
+				if d, err = docBySeq(tx, r.Seq); err != nil {
+					return err
+				}
+				docs[r.Seq] = d
+				if _, events[r.Seq], err = a.readEvents(tx, d); err != nil {
+					return err
+				}
+			}
+			evs := events[r.Seq]
+			if r.Event >= len(evs) {
+				return fmt.Errorf("document %s (%s): %w: entity index names event %d of %d", d.Label(), d.SHA256, ErrCorrupt, r.Event+1, len(evs))
+			}
+			e := evs[r.Event]
+			field := e.Subject
+			if r.Role == index.RoleObject {
+				field = e.Object
+			}
+			if field != name {
+				return fmt.Errorf("document %s (%s): %w: entity index disagrees with event %d", d.Label(), d.SHA256, ErrCorrupt, r.Event+1)
+			}
+			span, err := a.readSpan(tx, d, e.ByteStart, e.ByteEnd, e.SpanHash)
+			if err != nil {
+				return err
+			}
+			out = append(out, EntityHit{Doc: d, Event: e, Index: r.Event, Role: r.Role, Text: span})
+		}
+		return nil
+	})
+	return out, err
+}
+
+// EntityNames lists known entity names starting with prefix and how many
+// events name each.
+func (a *Archive) EntityNames(prefix string) ([]index.NameCount, error) {
+	var out []index.NameCount
+	err := a.bolt.View(func(tx *bolt.Tx) error {
+		var err error
+		out, err = index.EntityNames(tx, prefix)
+		return err
+	})
+	return out, err
+}
+
+// checkIndex compares the indexes with the documents.
+func (a *Archive) checkIndex(docs []*Document) []Problem {
+	var problems []Problem
+	bySeq := map[uint64][]engine.Event{}
+	err := a.bolt.View(func(tx *bolt.Tx) error {
+		for _, d := range docs {
+			if got := tx.Bucket(bucketSeqs).Get(seqKey(d.Seq)); string(got) != string(d.SHA256[:]) {
+				problems = append(problems, Problem{Doc: d.Label(), Detail: fmt.Sprintf("sequence entry #%d does not point at the document", d.Seq)})
+			}
+			_, events, err := a.readEvents(tx, d)
+			if err != nil {
+				continue // reported by the store check
+			}
+			src, err := a.readSource(tx, d)
+			if err != nil {
+				continue
+			}
+			bySeq[d.Seq] = events
+			if n, err := index.CheckTerms(tx, d.Seq, src); err != nil || n > 0 {
+				problems = append(problems, Problem{Doc: d.Label(), Detail: fmt.Sprintf("term index misses %d grams of the document (run `chronicle reindex`)%s", n, errSuffix(err))})
+			}
+			if n, err := index.CheckEntities(tx, d.Seq, events); err != nil || n > 0 {
+				problems = append(problems, Problem{Doc: d.Label(), Detail: fmt.Sprintf("entity index misses %d entries of the document (run `chronicle reindex`)%s", n, errSuffix(err))})
+			}
+		}
+		stray, err := index.StrayTermBits(tx, func(seq uint64) bool { _, ok := bySeq[seq]; return ok })
+		if err != nil || stray > 0 {
+			problems = append(problems, Problem{Detail: fmt.Sprintf("term index holds %d entries for unknown documents%s", stray, errSuffix(err))})
+		}
+		stray, err = index.StrayEntities(tx, func(seq uint64, event int, role index.Role, name string) bool {
+			evs, ok := bySeq[seq]
+			if !ok || event >= len(evs) {
+				return false
+			}
+			if role == index.RoleObject {
+				return evs[event].Object == name
+			}
+			return role == index.RoleSubject && evs[event].Subject == name
+		})
+		if err != nil || stray > 0 {
+			problems = append(problems, Problem{Detail: fmt.Sprintf("entity index holds %d entries that name no event%s", stray, errSuffix(err))})
+		}
+		return nil
+	})
+	if err != nil {
+		problems = append(problems, Problem{Detail: err.Error()})
+	}
+	return problems
+}
+
+func errSuffix(err error) string {
+	if err == nil {
+		return ""
+	}
+	return ": " + err.Error()
+}
