@@ -27,6 +27,10 @@ func ValidTextString(s string) bool {
 // UTF-8 (see ValidText) and false, or (-1, true) when b is valid. The offset
 // is what error messages point users at.
 func InvalidTextOffset(b []byte) (int, bool) {
+	// Fast path: utf8.Valid and IndexByte both work a word at a time.
+	if utf8.Valid(b) && bytes.IndexByte(b, 0) < 0 {
+		return -1, true
+	}
 	for i := 0; i < len(b); {
 		c := b[i]
 		if c < utf8.RuneSelf {

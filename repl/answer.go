@@ -38,7 +38,7 @@ func (x *ctx) answerQuestion(docArg, question string) error {
 	if len(question) > db.MaxQuestion {
 		return fmt.Errorf("the question is %d bytes; receipts carry at most %d", len(question), db.MaxQuestion)
 	}
-	a, d, s, err := x.openDocument(docArg)
+	a, d, s, err := x.openDocument(docArg, true)
 	if err != nil {
 		return err
 	}
@@ -64,8 +64,9 @@ func (x *ctx) answerQuestion(docArg, question string) error {
 }
 
 // openDocument opens the archive for writing (answers keep receipts),
-// resolves DOC and loads its checked store.
-func (x *ctx) openDocument(docArg string) (*db.Archive, *db.Document, *engine.Store, error) {
+// resolves DOC and loads its checked store: the whole source for find, only
+// the event spans for settlement and claim questions (evidenceOnly).
+func (x *ctx) openDocument(docArg string, evidenceOnly bool) (*db.Archive, *db.Document, *engine.Store, error) {
 	a, err := x.open(true)
 	if err != nil {
 		return nil, nil, nil, err
@@ -74,7 +75,11 @@ func (x *ctx) openDocument(docArg string) (*db.Archive, *db.Document, *engine.St
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	s, err := a.Load(d)
+	load := a.Load
+	if evidenceOnly {
+		load = a.LoadEvidence
+	}
+	s, err := load(d)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -163,7 +168,7 @@ func (x *ctx) findInDocument(docArg, terms string) error {
 	if len(terms) > db.MaxQuestion {
 		return fmt.Errorf("the terms are %d bytes; receipts carry at most %d", len(terms), db.MaxQuestion)
 	}
-	a, d, s, err := x.openDocument(docArg)
+	a, d, s, err := x.openDocument(docArg, false)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,124 @@
+package db
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"path/filepath"
+	"testing"
+
+	"chronicle/engine"
+	"chronicle/engine/find"
+	"chronicle/engine/settle"
+)
+
+// spec14Corpus is the 5,000,096-byte benchmark corpus of SPEC 14.
+func spec14Corpus() []byte {
+	filler := bytes.Repeat([]byte("word "), 333320)
+	records := []string{
+		"@chronicle\tAhmed\tBORROWED_FROM\tKhalid\t100\tSAR\tT1\tASSERTED\tPOSITIVE\tCONFIRMED",
+		"@chronicle\tSaud\tINTERMEDIARY_FOR\tKhalid\t-\tSAR\tT2\tASSERTED\tPOSITIVE\tCONFIRMED",
+		"@chronicle\tAhmed\tPAID_TO\tSaud\t40\tSAR\tT3\tASSERTED\tPOSITIVE\tCONFIRMED",
+		"@chronicle\tAhmed\tTRANSFER_TO\tSaud\t60\tSAR\tT4\tUNCERTAIN\tPOSITIVE\tPENDING",
+	}
+	var b bytes.Buffer
+	for i, r := range records {
+		b.WriteString(r + "\n")
+		if i < 3 {
+			b.Write(filler)
+			b.WriteByte('\n')
+		}
+	}
+	return b.Bytes()
+}
+
+type canonicalReplay struct{}
+
+func (canonicalReplay) Query(s *engine.Store, q string) ([]byte, error) { return settle.Query(s, q) }
+func (canonicalReplay) Find(s *engine.Store, t string) ([]byte, error)  { return find.Find(s, t) }
+
+// BenchmarkSpec14 measures the ARCHITECTURE 7 targets on the SPEC 14 corpus:
+// ingest with indexing and the durable commit, the settlement query
+// (lookup, checked load, evaluation, receipt bytes), the receipt's durable
+// write on its own, and receipt verification with full store replay.
+func BenchmarkSpec14(b *testing.B) {
+	src := spec14Corpus()
+	const question = "Ahmed Khalid"
+	b.Run("ingest", func(b *testing.B) {
+		b.SetBytes(int64(len(src)))
+		for i := 0; i < b.N; i++ {
+			b.StopTimer()
+			a, err := Open(filepath.Join(b.TempDir(), "a.db"), Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+			if _, err := a.Ingest(src, 1750000000, "bench.txt"); err != nil {
+				b.Fatal(err)
+			}
+			b.StopTimer()
+			a.Close()
+			b.StartTimer()
+		}
+	})
+	a, err := Open(filepath.Join(b.TempDir(), "a.db"), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer a.Close()
+	if _, err := a.Ingest(src, 1750000000, "bench.txt"); err != nil {
+		b.Fatal(err)
+	}
+	d, err := a.Resolve("bench.txt")
+	if err != nil {
+		b.Fatal(err)
+	}
+	answer, err := settle.Query(&engine.Store{Version: 2, Document: d.SHA256, Source: src, Events: mustEvents(b, src)}, question)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rec := &Receipt{Kind: KindQuery, Document: d.SHA256, Store: d.StoreSHA256, Question: question, Result: sha256.Sum256(answer)}
+	b.Run("query", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			d, err := a.Resolve("bench.txt")
+			if err != nil {
+				b.Fatal(err)
+			}
+			s, err := a.LoadEvidence(d)
+			if err != nil {
+				b.Fatal(err)
+			}
+			res, err := settle.EvaluateSettlement(s, question)
+			if err != nil || res.Status != settle.Partial {
+				b.Fatal(err, res.Status)
+			}
+			out := res.JSON()
+			r := &Receipt{Kind: KindQuery, Document: d.SHA256, Store: d.StoreSHA256, Question: question, Result: sha256.Sum256(out)}
+			_ = r.Encode()
+		}
+	})
+	b.Run("receipt-write", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			r := *rec
+			r.Question = question + string(rune('a'+i%26)) + string(rune('a'+i/26%26)) + string(rune('a'+i/676%26))
+			if err := a.KeepReceipt(&r); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("verify", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			outcome, err := a.Verify(rec, canonicalReplay{})
+			if err != nil || outcome.String() != "VALID" {
+				b.Fatal(outcome, err)
+			}
+		}
+	})
+}
+
+func mustEvents(b *testing.B, src []byte) []engine.Event {
+	s, err := engine.NewStore(src, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return s.Events
+}
