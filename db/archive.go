@@ -66,8 +66,12 @@ func Open(path string, opts Options) (*Archive, error) {
 		timeout = LockTimeout
 	}
 	if opts.ReadOnly {
-		if _, err := os.Stat(path); err != nil {
+		st, err := os.Stat(path)
+		if err != nil {
 			return nil, fmt.Errorf("archive %s: %w", path, ErrNoArchive)
+		}
+		if st.Size() == 0 { // bbolt would try to initialise it through a read-only descriptor
+			return nil, fmt.Errorf("archive %s: %w: the file is empty", path, ErrNotArchive)
 		}
 	}
 	b, err := bolt.Open(path, 0o644, &bolt.Options{Timeout: timeout, ReadOnly: opts.ReadOnly, FreelistType: bolt.FreelistMapType})

@@ -2,6 +2,7 @@ package db
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 
@@ -41,9 +42,13 @@ func (a *Archive) Check() ([]Problem, error) {
 	err = a.bolt.View(func(tx *bolt.Tx) error {
 		nb := tx.Bucket(bucketNames)
 		if err := nb.ForEach(func(k, v []byte) error {
-			d, ok := known[Digest(v)]
+			var d *Document
+			ok := len(v) == 32 // a shorter value cannot be converted to a Digest
+			if ok {
+				d, ok = known[Digest(v)]
+			}
 			switch {
-			case len(v) != 32 || !ok:
+			case !ok:
 				problems = append(problems, Problem{Detail: fmt.Sprintf("name %q points at unknown document %x", k, v)})
 			case !d.hasName(string(k)):
 				problems = append(problems, Problem{Doc: d.Label(), Detail: fmt.Sprintf("name %q is not in the document's record", k)})
@@ -63,6 +68,12 @@ func (a *Archive) Check() ([]Problem, error) {
 			return tx.Bucket(bucket).ForEach(func(k, _ []byte) error {
 				if len(k) < 32 || known[Digest(k[:32])] == nil {
 					problems = append(problems, Problem{Detail: fmt.Sprintf("%s entry %s… belongs to no document", what, hex.EncodeToString(k[:min(len(k), 8)]))})
+					return nil
+				}
+				// A chunk key is digest ‖ index (u32 BE) below the document's chunk count.
+				if d := known[Digest(k[:32])]; bytes.Equal(bucket, bucketChunks) &&
+					(len(k) != 36 || int64(binary.BigEndian.Uint32(k[32:])) >= int64(d.Chunks())) {
+					problems = append(problems, Problem{Doc: d.Label(), Detail: fmt.Sprintf("chunk entry %x is not one of the document's %d chunks", k[32:], d.Chunks())})
 				}
 				return nil
 			})

@@ -88,5 +88,10 @@ func decodeDocument(key, value []byte) (*Document, error) {
 	if string(d.SHA256[:]) != string(key) {
 		return nil, fmt.Errorf("document %x: %w: record names document %s", key, ErrCorrupt, d.SHA256)
 	}
+	// Reads divide by ChunkSize and size buffers from these fields.
+	if d.ChunkSize <= 0 || d.SourceSize < 0 || d.EventCount < 0 {
+		return nil, fmt.Errorf("document %x: %w: record has chunk_size %d, source_size %d, event_count %d",
+			key, ErrCorrupt, d.ChunkSize, d.SourceSize, d.EventCount)
+	}
 	return &d, nil
 }

@@ -168,8 +168,13 @@ func (a *Archive) EntityNames(prefix string) ([]index.NameCount, error) {
 func (a *Archive) checkIndex(docs []*Document) []Problem {
 	var problems []Problem
 	bySeq := map[uint64][]engine.Event{}
+	// known holds every document, including those whose stored bytes cannot
+	// be read (the store check reports them): their index entries are not
+	// strays.
+	known := map[uint64]bool{}
 	err := a.bolt.View(func(tx *bolt.Tx) error {
 		for _, d := range docs {
+			known[d.Seq] = true
 			if got := tx.Bucket(bucketSeqs).Get(seqKey(d.Seq)); string(got) != string(d.SHA256[:]) {
 				problems = append(problems, Problem{Doc: d.Label(), Detail: fmt.Sprintf("sequence entry #%d does not point at the document", d.Seq)})
 			}
@@ -189,13 +194,16 @@ func (a *Archive) checkIndex(docs []*Document) []Problem {
 				problems = append(problems, Problem{Doc: d.Label(), Detail: fmt.Sprintf("entity index misses %d entries of the document (run `chronicle reindex`)%s", n, errSuffix(err))})
 			}
 		}
-		stray, err := index.StrayTermBits(tx, func(seq uint64) bool { _, ok := bySeq[seq]; return ok })
+		stray, err := index.StrayTermBits(tx, func(seq uint64) bool { return known[seq] })
 		if err != nil || stray > 0 {
 			problems = append(problems, Problem{Detail: fmt.Sprintf("term index holds %d entries for unknown documents%s", stray, errSuffix(err))})
 		}
 		stray, err = index.StrayEntities(tx, func(seq uint64, event int, role index.Role, name string) bool {
 			evs, ok := bySeq[seq]
-			if !ok || event >= len(evs) {
+			if !ok {
+				return known[seq]
+			}
+			if event >= len(evs) {
 				return false
 			}
 			if role == index.RoleObject {

@@ -147,11 +147,13 @@ func (a *Archive) attachNames(tx *bolt.Tx, d *Document, names []string, res *Ing
 				if err := docs.Put(prev, other.encode()); err != nil {
 					return err
 				}
+				// Only a name taken from a present document moved; a
+				// damaged entry (any length) is simply overwritten.
+				if res.Moved == nil {
+					res.Moved = map[string]Digest{}
+				}
+				res.Moved[name] = other.SHA256
 			}
-			if res.Moved == nil {
-				res.Moved = map[string]Digest{}
-			}
-			res.Moved[name] = Digest(prev)
 		}
 		if err := nb.Put([]byte(name), d.SHA256[:]); err != nil {
 			return err

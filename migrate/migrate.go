@@ -33,7 +33,7 @@ type Report struct {
 
 // ImportFile validates a store file completely (SPEC 3.3 with the canonical
 // replay of its V1 or V2 profile) and imports it with the original receipts
-// lying beside it. An invalid store changes nothing.
+// lying beside it. An invalid store changes nothing. Every error names path.
 func ImportFile(a *db.Archive, path string) (*Report, error) {
 	if !strings.HasSuffix(path, StoreSuffix) {
 		return nil, fmt.Errorf("%s: %w", path, ErrNotStoreFile)
@@ -48,7 +48,7 @@ func ImportFile(a *db.Archive, path string) (*Report, error) {
 	}
 	receipts, err := ReceiptsBeside(path)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	var originals []db.Original
 	for _, r := range receipts {
@@ -60,7 +60,7 @@ func ImportFile(a *db.Archive, path string) (*Report, error) {
 	}
 	res, err := a.ImportStore(s, data, []string{strings.TrimSuffix(path, StoreSuffix)}, originals)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return &Report{Path: path, Store: s, Result: res, Receipts: receipts}, nil
 }

@@ -19,7 +19,7 @@ func runImport(x *ctx) error {
 		rep, err := migrate.ImportFile(a, path)
 		if err != nil {
 			failed++
-			fmt.Fprintf(x.out(), "%-8s  %s: %v\n", "rejected", path, err)
+			fmt.Fprintf(x.out(), "%-8s  %v\n", "rejected", err) // err names path
 			continue
 		}
 		r := rep.Result

@@ -1,0 +1,245 @@
+package main
+
+// End-to-end tests of the `chronicle` command: the real binaries (chronicle
+// and casper-chronicle) are built once in TestMain and run with os/exec in
+// temporary directories, with the golden clock (SOURCE_DATE_EPOCH) and an
+// archive inside the test's directory.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// epoch is the golden clock of testdata/golden (transcript.json fixed_time).
+const epoch = "1750000000"
+
+// goldenDir holds the original tool's golden cases.
+const goldenDir = "../../testdata/golden"
+
+// The binaries under test, built once.
+var chronicleBin, casperBin string
+
+func TestMain(m *testing.M) {
+	os.Exit(buildAndRun(m))
+}
+
+func buildAndRun(m *testing.M) int {
+	dir, err := os.MkdirTemp("", "chronicle-e2e-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	chronicleBin = filepath.Join(dir, "chronicle")
+	casperBin = filepath.Join(dir, "casper-chronicle")
+	for _, b := range []struct{ out, pkg string }{{chronicleBin, "./"}, {casperBin, "../casper-chronicle"}} {
+		if out, err := exec.Command("go", "build", "-o", b.out, b.pkg).CombinedOutput(); err != nil {
+			fmt.Fprintf(os.Stderr, "building %s: %v\n%s", b.pkg, err, out)
+			return 1
+		}
+	}
+	return m.Run()
+}
+
+// result is what one run of a binary produced.
+type result struct {
+	code           int
+	stdout, stderr string
+	elapsed        time.Duration
+}
+
+func (r result) String() string {
+	return fmt.Sprintf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+}
+
+// baseEnv is the process environment without the variables the tests
+// control, plus the golden clock.
+func baseEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if strings.HasPrefix(kv, "CHRONICLE_DB=") || strings.HasPrefix(kv, "SOURCE_DATE_EPOCH=") {
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env, "SOURCE_DATE_EPOCH="+epoch)
+}
+
+// runBin runs bin in dir with baseEnv plus extra and returns its outcome.
+func runBin(t testing.TB, bin, dir string, extra []string, args ...string) result {
+	t.Helper()
+	r, err := runBinErr(bin, dir, extra, args...)
+	require.NoError(t, err)
+	return r
+}
+
+// runBinErr is runBin for goroutines: it reports a failure to run (not a
+// non-zero exit) as an error.
+func runBinErr(bin, dir string, extra []string, args ...string) (result, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Dir = dir
+	cmd.Env = append(baseEnv(), extra...)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	start := time.Now()
+	err := cmd.Run()
+	r := result{stdout: out.String(), stderr: errOut.String(), elapsed: time.Since(start)}
+	if err != nil {
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || ctx.Err() != nil {
+			return r, fmt.Errorf("running %s %q: %w", filepath.Base(bin), args, err)
+		}
+		r.code = exit.ExitCode()
+	}
+	return r, nil
+}
+
+// ws is one test's working directory with its own archive.
+type ws struct {
+	t   testing.TB
+	dir string
+	db  string // absolute archive path
+}
+
+func newWS(t testing.TB) *ws {
+	dir := t.TempDir()
+	return &ws{t: t, dir: dir, db: filepath.Join(dir, "archive.db")}
+}
+
+// run runs chronicle on the workspace archive (--db=PATH as a global flag
+// before the command name).
+func (w *ws) run(args ...string) result {
+	w.t.Helper()
+	return runBin(w.t, chronicleBin, w.dir, nil, append([]string{"--db=" + w.db}, args...)...)
+}
+
+// raw runs chronicle with exactly args and the extra environment.
+func (w *ws) raw(extra []string, args ...string) result {
+	w.t.Helper()
+	return runBin(w.t, chronicleBin, w.dir, extra, args...)
+}
+
+// ok runs chronicle on the workspace archive, requires exit 0 and returns
+// stdout.
+func (w *ws) ok(args ...string) string {
+	w.t.Helper()
+	r := w.run(args...)
+	require.Equal(w.t, 0, r.code, "chronicle %q\n%s", args, r)
+	return r.stdout
+}
+
+// casper runs casper-chronicle in the workspace directory.
+func (w *ws) casper(args ...string) result {
+	w.t.Helper()
+	return runBin(w.t, casperBin, w.dir, nil, args...)
+}
+
+// write creates a file (and its directories) under the workspace.
+func (w *ws) write(name, content string) string {
+	w.t.Helper()
+	path := filepath.Join(w.dir, name)
+	require.NoError(w.t, os.MkdirAll(filepath.Dir(path), 0o755))
+	require.NoError(w.t, os.WriteFile(path, []byte(content), 0o644))
+	return path
+}
+
+// read returns a file of the workspace.
+func (w *ws) read(name string) []byte {
+	w.t.Helper()
+	data, err := os.ReadFile(filepath.Join(w.dir, name))
+	require.NoError(w.t, err)
+	return data
+}
+
+// copyGolden copies a golden case file into the workspace under name.
+func (w *ws) copyGolden(caseName, file, name string) {
+	w.t.Helper()
+	data, err := os.ReadFile(filepath.Join(goldenDir, caseName, file))
+	require.NoError(w.t, err)
+	w.write(name, string(data))
+}
+
+// docInfo is one line of `docs --json`.
+type docInfo struct {
+	SHA256     string   `json:"document_sha256"`
+	Names      []string `json:"names"`
+	Size       int64    `json:"size"`
+	Events     int      `json:"events"`
+	ImportedAt uint64   `json:"imported_at"`
+	Version    int      `json:"store_version"`
+}
+
+// docs lists the archive's documents in import order.
+func (w *ws) docs() []docInfo {
+	w.t.Helper()
+	var out []docInfo
+	for _, line := range lines(w.ok("docs", "--json")) {
+		var d docInfo
+		require.NoError(w.t, json.Unmarshal([]byte(line), &d), line)
+		out = append(out, d)
+	}
+	return out
+}
+
+// receiptInfo is one line of `receipts --json`.
+type receiptInfo struct {
+	ID       string `json:"id"`
+	Kind     string `json:"kind"`
+	Document string `json:"document_sha256"`
+	Question string `json:"question"`
+	Receipt  string `json:"receipt"`
+	Verdict  string `json:"verdict"`
+}
+
+func (w *ws) receipts(args ...string) []receiptInfo {
+	w.t.Helper()
+	var out []receiptInfo
+	for _, line := range lines(w.ok(append([]string{"receipts", "--json"}, args...)...)) {
+		var r receiptInfo
+		require.NoError(w.t, json.Unmarshal([]byte(line), &r), line)
+		out = append(out, r)
+	}
+	return out
+}
+
+// lines splits output into its LF-terminated lines (none for "").
+func lines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+}
+
+// requireOneLineError checks a failure: nothing on stdout, one stderr line
+// starting "chronicle CMD: " and matching every pattern.
+func requireOneLineError(t testing.TB, r result, code int, cmd string, patterns ...string) {
+	t.Helper()
+	require.Equal(t, code, r.code, "%s", r)
+	require.Empty(t, r.stdout, "a failed command prints no result")
+	require.Len(t, lines(r.stderr), 1, "one error line: %q", r.stderr)
+	require.True(t, strings.HasSuffix(r.stderr, "\n"))
+	require.True(t, strings.HasPrefix(r.stderr, "chronicle "+cmd+": "), "stderr %q", r.stderr)
+	for _, p := range patterns {
+		require.Regexp(t, regexp.MustCompile(p), r.stderr)
+	}
+}
+
+// firstLine is the first line of s with its LF.
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line + "\n"
+}
