@@ -137,9 +137,11 @@ type storeReader struct {
 	off int
 }
 
-func (r *storeReader) need(n int, what string) error {
+// need fails unless n bytes remain; what (formatted with args only on
+// failure, to keep the hot path free of allocations) names the field.
+func (r *storeReader) need(n int, what string, args ...any) error {
 	if len(r.b)-r.off < n {
-		return storeErr(ErrMalformed, r.off, "truncated %s: need %d bytes, %d left", what, n, len(r.b)-r.off)
+		return storeErr(ErrMalformed, r.off, "truncated %s: need %d bytes, %d left", fmt.Sprintf(what, args...), n, len(r.b)-r.off)
 	}
 	return nil
 }
@@ -263,7 +265,7 @@ func (s *Store) EncodeHeader() []byte {
 
 func decodeEvent(r *storeReader, e *Event, sourceSize uint64, n int) error {
 	start := r.off
-	if err := r.need(fixedEventSize, fmt.Sprintf("event %d", n)); err != nil {
+	if err := r.need(fixedEventSize, "event %d", n); err != nil {
 		return err
 	}
 	copy(e.ID[:], r.bytes(32))
@@ -286,7 +288,7 @@ func decodeEvent(r *storeReader, e *Event, sourceSize uint64, n int) error {
 	e.Amount = Rational{Num: int64(num), Den: int64(den)}
 	var text [8]string
 	for k := range text {
-		if err := r.need(4, fmt.Sprintf("event %d field length", n)); err != nil {
+		if err := r.need(4, "event %d field length", n); err != nil {
 			return err
 		}
 		at := r.off
@@ -294,7 +296,7 @@ func decodeEvent(r *storeReader, e *Event, sourceSize uint64, n int) error {
 		if length > MaxFieldLen {
 			return storeErr(ErrMalformed, at, "event %d: text field %d is %d bytes, the limit is %d", n, k+1, length, MaxFieldLen)
 		}
-		if err := r.need(int(length), fmt.Sprintf("event %d text field %d", n, k+1)); err != nil {
+		if err := r.need(int(length), "event %d text field %d", n, k+1); err != nil {
 			return err
 		}
 		b := r.bytes(int(length))
