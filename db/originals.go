@@ -63,14 +63,17 @@ func (a *Archive) ImportStore(s *engine.Store, storeBytes []byte, names []string
 				return err
 			}
 		}
+		if res.Conflict {
+			// Nothing changes: no name may point at a store that is not
+			// the one imported.
+			res.Doc = d
+			return nil
+		}
 		ir := &IngestResult{}
 		if err := a.attachNames(tx, d, names, ir); err != nil {
 			return err
 		}
 		res.Doc, res.Added, res.Moved = d, ir.Added, ir.Moved
-		if res.Conflict {
-			return nil
-		}
 		b := tx.Bucket(bucketOriginals)
 		for _, o := range originals {
 			id := o.ID()
