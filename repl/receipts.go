@@ -50,14 +50,17 @@ func runReceipts(x *ctx) error {
 		}
 		return labels[doc]
 	}
-	invalid := 0
+	invalid, unsupported := 0, 0
 	for _, r := range recs {
 		verdict := ""
 		if x.p.has("verify") {
 			outcome, _ := a.Verify(r, canonical{})
 			verdict = outcome.String()
-			if outcome != receipt.Valid {
+			switch outcome {
+			case receipt.Invalid:
 				invalid++
+			case receipt.Unsupported:
+				unsupported++
 			}
 		}
 		if x.p.has("json") || x.env.JSON {
@@ -87,8 +90,11 @@ func runReceipts(x *ctx) error {
 		if x.p.has("verify") {
 			outcome, _ := a.VerifyOriginal(o.Bytes, canonical{})
 			verdict = outcome.String()
-			if outcome != receipt.Valid {
+			switch outcome {
+			case receipt.Invalid:
 				invalid++
+			case receipt.Unsupported:
+				unsupported++
 			}
 		}
 		if x.p.has("json") || x.env.JSON {
@@ -109,8 +115,14 @@ func runReceipts(x *ctx) error {
 	if total == 0 && !(x.p.has("json") || x.env.JSON) {
 		fmt.Fprintln(x.out(), "(no receipts)")
 	}
+	// Exit like verify: 1 when any receipt is INVALID, else 3 when any is
+	// UNSUPPORTED.
 	if invalid > 0 {
-		return fmt.Errorf("%d of %d receipts are not VALID", invalid, total)
+		return fmt.Errorf("%d of %d receipts are INVALID", invalid, total)
+	}
+	if unsupported > 0 {
+		fmt.Fprintf(x.env.Stderr, "chronicle receipts: %d of %d receipts are UNSUPPORTED (V1 QUERY receipts: integrity checked, historical result not recomputed)\n", unsupported, total)
+		return exitStatus(ExitUnsupported)
 	}
 	return nil
 }

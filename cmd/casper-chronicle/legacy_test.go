@@ -576,7 +576,7 @@ func originalVerdicts(t testing.TB, dir, dbPath string) map[string]string {
 	t.Helper()
 	got := runArchive(t, dir, dbPath, "receipts", "--verify", "--json")
 	out := map[string]string{}
-	invalid := 0
+	invalid, unsupported := 0, 0
 	for _, line := range strings.Split(strings.TrimSuffix(got.stdout, "\n"), "\n") {
 		if line == "" {
 			continue
@@ -586,18 +586,25 @@ func originalVerdicts(t testing.TB, dir, dbPath string) map[string]string {
 			Verdict  string `json:"verdict"`
 		}
 		require.NoError(t, json.Unmarshal([]byte(line), &j), line)
-		if j.Verdict != "VALID" {
+		switch j.Verdict {
+		case "INVALID":
 			invalid++
+		case "UNSUPPORTED":
+			unsupported++
 		}
 		if j.Original != "" {
 			out[j.Original] = j.Verdict
 		}
 	}
-	if invalid == 0 {
-		require.Equal(t, 0, got.code, got.stderr)
-	} else {
-		require.Equal(t, 1, got.code, "receipts --verify exits 1 when a receipt is not VALID")
+	switch {
+	case invalid > 0:
+		require.Equal(t, 1, got.code, "receipts --verify exits 1 when a receipt is INVALID")
 		require.Contains(t, got.stderr, fmt.Sprintf("%d of ", invalid))
+	case unsupported > 0:
+		require.Equal(t, 3, got.code, "receipts --verify exits 3 when receipts are UNSUPPORTED and none INVALID")
+		require.Contains(t, got.stderr, fmt.Sprintf("%d of ", unsupported))
+	default:
+		require.Equal(t, 0, got.code, got.stderr)
 	}
 	return out
 }
