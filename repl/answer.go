@@ -194,9 +194,46 @@ func (x *ctx) renderFind(d *db.Document, res *find.Result) {
 		fmt.Fprintf(x.out(), " (best %d shown)", len(res.Matches))
 	}
 	fmt.Fprintln(x.out())
+	terms, _ := find.Terms(res.Query)
 	for _, m := range res.Matches {
-		fmt.Fprintf(x.out(), "  %s:%d  [%d]  %s\n", sanitize(d.Label()), m.Line, m.MatchedTerms, sanitize(m.Text))
+		text := sanitize(m.Text)
+		if x.env.StdoutTTY {
+			text = markTerms(text, terms)
+		}
+		fmt.Fprintf(x.out(), "  %s:%d  [%d]  %s\n", sanitize(d.Label()), m.Line, m.MatchedTerms, text)
 	}
+}
+
+// markTerms shows every occurrence of the terms in bold reverse video (on a
+// terminal); overlapping occurrences merge into one mark.
+func markTerms(text string, terms []string) string {
+	covered := make([]bool, len(text))
+	for _, t := range terms {
+		if t == "" {
+			continue
+		}
+		for i := 0; ; {
+			j := strings.Index(text[i:], t)
+			if j < 0 {
+				break
+			}
+			for k := i + j; k < i+j+len(t); k++ {
+				covered[k] = true
+			}
+			i += j + 1
+		}
+	}
+	var b strings.Builder
+	for i := 0; i < len(text); i++ {
+		if covered[i] && (i == 0 || !covered[i-1]) {
+			b.WriteString("\x1b[1;7m")
+		}
+		b.WriteByte(text[i])
+		if covered[i] && (i+1 == len(text) || !covered[i+1]) {
+			b.WriteString("\x1b[0m")
+		}
+	}
+	return b.String()
 }
 
 // docHits is one document's find result in a cross-archive search.
