@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"chronicle/engine"
 )
 
 // Digest is a SHA-256 digest; it renders as 64 lowercase hex digits.
@@ -89,7 +91,8 @@ func decodeDocument(key, value []byte) (*Document, error) {
 		return nil, fmt.Errorf("document %x: %w: record names document %s", key, ErrCorrupt, d.SHA256)
 	}
 	// Reads divide by ChunkSize and size buffers from these fields.
-	if d.ChunkSize <= 0 || d.SourceSize < 0 || d.EventCount < 0 {
+	if d.ChunkSize <= 0 || d.SourceSize < 0 || d.SourceSize > engine.MaxSourceSize ||
+		d.EventCount < 0 || d.EventCount > engine.MaxEvents {
 		return nil, fmt.Errorf("document %x: %w: record has chunk_size %d, source_size %d, event_count %d",
 			key, ErrCorrupt, d.ChunkSize, d.SourceSize, d.EventCount)
 	}

@@ -139,6 +139,14 @@ func putReceipt(tx *bolt.Tx, r *Receipt) error {
 
 // KeepReceipt stores a receipt the caller issued (query, claim, find).
 func (a *Archive) KeepReceipt(r *Receipt) error {
+	// Keep only what Receipts can parse back; anything else would later read
+	// as archive corruption.
+	if len(r.Question) > MaxQuestion {
+		return fmt.Errorf("%w: the question is %d bytes, at most %d are kept", ErrReceipt, len(r.Question), MaxQuestion)
+	}
+	if _, err := ParseReceipt(r.Encode()); err != nil {
+		return err
+	}
 	return a.bolt.Update(func(tx *bolt.Tx) error { return putReceipt(tx, r) })
 }
 
