@@ -77,7 +77,11 @@ func Open(path string, opts Options) (*Archive, error) {
 	b, err := bolt.Open(path, 0o644, &bolt.Options{Timeout: timeout, ReadOnly: opts.ReadOnly, FreelistType: bolt.FreelistMapType})
 	switch {
 	case errors.Is(err, bolt.ErrTimeout):
-		return nil, fmt.Errorf("archive %s: %w (waited %s; try again when it finishes)", path, ErrLocked, timeout)
+		holder := "another process"
+		if h := lockHolder(path); h != "" {
+			holder = h
+		}
+		return nil, fmt.Errorf("archive %s: %w: %s holds it (waited %s; try again when it finishes)", path, ErrLocked, holder, timeout)
 	case errors.Is(err, bolt.ErrInvalid), errors.Is(err, bolt.ErrVersionMismatch), errors.Is(err, bolt.ErrChecksum):
 		return nil, fmt.Errorf("archive %s: %w: %v", path, ErrNotArchive, err)
 	case err != nil:
