@@ -12,17 +12,20 @@ build:
 	$(GO) build -o $(BIN)/ ./cmd/...
 
 # run: build the commands, open (or create) ./chronicle.db, ingest the
-# sample stories if the archive is empty, and show what it can do.
+# sample stories if the archive is empty, then start the REPL on it when
+# stdin and stdout are a terminal; otherwise (CI, pipes) show a short tour
+# of what it can do and exit.
 run: build
 	@set -e; ch=$(CURDIR)/$(BIN)/chronicle; \
 	if [ -z "$$($$ch docs --json 2>/dev/null)" ]; then \
 		echo '$$ chronicle ingest testdata/samples'; $$ch ingest testdata/samples; echo; fi; \
+	if [ -t 0 ] && [ -t 1 ]; then exec $$ch; fi; \
 	echo '$$ chronicle docs'; $$ch docs; echo; \
 	echo '$$ chronicle query testdata/samples/ahmed-khalid-ar.txt "هل سدد أحمد دين خالد؟" --text'; \
 	$$ch query testdata/samples/ahmed-khalid-ar.txt "هل سدد أحمد دين خالد؟" --text; echo; \
 	echo '$$ chronicle find Saud --text'; $$ch find Saud --text; echo; \
 	echo '$$ chronicle receipts --verify'; $$ch receipts --verify; echo; \
-	echo "Next: ./bin/chronicle help   (archive: ./chronicle.db; the drop-in original is ./bin/casper-chronicle)"
+	echo "Next: ./bin/chronicle   (the REPL on ./chronicle.db: help, Tab, exit; the drop-in original is ./bin/casper-chronicle)"
 
 test: lint
 	$(GO) test -count=1 $(PKGS)

@@ -3,6 +3,7 @@ module chronicle
 go 1.26
 
 require (
+	github.com/chzyer/readline v1.5.1
 	github.com/klauspost/compress v1.20.4
 	github.com/stretchr/testify v1.11.1
 	go.etcd.io/bbolt v1.4.3

@@ -11,6 +11,16 @@
 // INVALID, 2 usage, 3 UNSUPPORTED (ARCHITECTURE 5). Errors are printed as
 // one line on stderr naming the object and the reason.
 //
+// # Sessions
+//
+// Main is the chronicle program. With no command it starts a session: the
+// REPL on a terminal (readline, history, Tab completion, Ctrl-C that
+// interrupts the running command), else a script read line by line from
+// stdin (--bail stops at the first failure); -c runs one line. Lines are
+// split by Split (shell-style quoting) and run through Exec, so a REPL
+// command is exactly the CLI command; the session adds exit, quit and
+// .mode.
+//
 // # Caveats
 //
 // The archive is opened per command, read-only when the command only reads,

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"chronicle/db"
+
+	"github.com/chzyer/readline"
 )
 
 // Exit codes (ARCHITECTURE 5).
@@ -27,6 +29,7 @@ type Env struct {
 	StdoutTTY      bool // human view instead of JSON
 	StderrTTY      bool // progress bars
 	JSON           bool // session-wide JSON mode (REPL .mode json)
+	Text           bool // session-wide human view (REPL .mode text)
 	Interrupted    func() bool
 }
 
@@ -38,9 +41,10 @@ func NewEnv() *Env {
 	}
 }
 
+// isTerminal asks the terminal driver (a character device such as
+// /dev/null is not a terminal).
 func isTerminal(f *os.File) bool {
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	return readline.IsTerminal(int(f.Fd()))
 }
 
 // archivePath applies --db, then CHRONICLE_DB, then the default.
@@ -64,13 +68,20 @@ type ctx struct {
 	archive *db.Archive
 }
 
-// json reports whether a result must be printed as JSON: --json, the
-// session mode, or a stdout that is not a terminal (unless --text).
+// json reports whether a result must be printed as JSON: --json or --text
+// first, then the session mode, then JSON when stdout is not a terminal.
 func (x *ctx) json() bool {
-	if x.p.has("json") || x.env.JSON {
+	switch {
+	case x.p.has("json"):
 		return true
+	case x.p.has("text"):
+		return false
+	case x.env.JSON:
+		return true
+	case x.env.Text:
+		return false
 	}
-	return !x.env.StdoutTTY && !x.p.has("text")
+	return !x.env.StdoutTTY
 }
 
 func (x *ctx) out() io.Writer { return x.env.Stdout }

@@ -1,0 +1,259 @@
+package repl
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// completer is the REPL's Tab completion: command names, flags, document
+// names and hash prefixes for DOC arguments, entity names for NAME
+// arguments, and file paths for ingest, import, verify and export.
+type completer struct{ s *session }
+
+// argKind is what a positional argument names.
+type argKind int
+
+const (
+	argNone argKind = iota
+	argDoc
+	argPath
+	argEntity
+	argCommand
+)
+
+// argKinds lists each command's positional arguments; the last kind
+// repeats for commands that take any number of arguments.
+var argKinds = map[string][]argKind{
+	"ingest":   {argPath},
+	"show":     {argDoc, argNone},
+	"query":    {argDoc, argNone},
+	"claim":    {argDoc, argEntity, argNone, argEntity},
+	"find":     {argNone},
+	"entity":   {argEntity},
+	"entities": {argEntity},
+	"receipts": {argDoc},
+	"verify":   {argPath},
+	"export":   {argDoc, argPath},
+	"import":   {argPath},
+	"help":     {argCommand},
+}
+
+// flagKinds: what a flag's value names.
+var flagKinds = map[string]argKind{"doc": argDoc, "receipt": argPath, "db": argPath}
+
+// candidate is one completion: the whole word, and whether it is complete
+// (a space follows) rather than a directory to descend into.
+type candidate struct {
+	value string
+	final bool
+}
+
+// Do implements readline.AutoCompleter: the continuations of the word
+// before the cursor, escaped for the quoting in effect, and the length of
+// that word as typed.
+func (c *completer) Do(line []rune, pos int) ([][]rune, int) {
+	head := string(line[:pos])
+	sc := scanWords(head)
+	if sc.trailingBackslash {
+		return nil, 0
+	}
+	cur, raw := "", ""
+	if sc.inWord {
+		cur, raw = sc.cur.String(), head[sc.curStart:]
+	}
+	var out [][]rune
+	seen := map[string]bool{}
+	for _, cand := range c.candidates(sc.words, cur) {
+		if !strings.HasPrefix(cand.value, cur) || seen[cand.value] {
+			continue
+		}
+		seen[cand.value] = true
+		suffix := escapeFor(cand.value[len(cur):], sc.quote)
+		if cand.final {
+			if sc.quote != 0 {
+				suffix += string(sc.quote)
+			}
+			suffix += " "
+		}
+		out = append(out, []rune(suffix))
+	}
+	return out, utf8.RuneCountInString(raw)
+}
+
+// candidates lists the possible values of the word after words.
+func (c *completer) candidates(words []string, cur string) []candidate {
+	if len(words) == 0 {
+		names := append(Names(), "exit", "quit", ".mode")
+		return finals(names)
+	}
+	name := words[0]
+	if name == ".mode" {
+		if len(words) == 1 {
+			return finals([]string{modeAuto, modeText, modeJSON})
+		}
+		return nil
+	}
+	cmd := lookup(name)
+	if cmd == nil {
+		return nil
+	}
+	dbFlag := ""
+	idx := 0 // positional arguments before cur
+	var valueOf string
+	for i := 1; i < len(words); i++ {
+		w := words[i]
+		if valueOf != "" {
+			if valueOf == "db" {
+				dbFlag = w
+			}
+			valueOf = ""
+			continue
+		}
+		if strings.HasPrefix(w, "--") && w != "--" {
+			f, _, hasVal := strings.Cut(w[2:], "=")
+			if spec, ok := findFlag(cmd, f); ok && spec.value != "" && !hasVal {
+				valueOf = f
+			}
+			if f == "db" && hasVal {
+				dbFlag = strings.TrimPrefix(w, "--db=")
+			}
+			continue
+		}
+		idx++
+	}
+	kind := argNone
+	switch {
+	case valueOf != "":
+		kind = flagKinds[valueOf]
+	case strings.HasPrefix(cur, "-"):
+		var flags []string
+		for _, f := range append(append([]flagSpec{}, cmd.flags...), globalFlags...) {
+			flags = append(flags, "--"+f.name)
+		}
+		return finals(flags)
+	default:
+		kinds := argKinds[name]
+		switch {
+		case idx < len(kinds):
+			kind = kinds[idx]
+		case len(kinds) > 0 && cmd.max < 0:
+			kind = kinds[len(kinds)-1]
+		}
+	}
+	switch kind {
+	case argCommand:
+		return finals(append(Names(), "exit", "quit", ".mode"))
+	case argPath:
+		return pathCandidates(cur)
+	case argDoc:
+		return c.docCandidates(dbFlag, cur)
+	case argEntity:
+		return c.entityCandidates(dbFlag, cur)
+	}
+	return nil
+}
+
+func findFlag(cmd *command, name string) (flagSpec, bool) {
+	for _, f := range append(append([]flagSpec{}, cmd.flags...), globalFlags...) {
+		if f.name == name {
+			return f, true
+		}
+	}
+	return flagSpec{}, false
+}
+
+func finals(values []string) []candidate {
+	out := make([]candidate, len(values))
+	for i, v := range values {
+		out[i] = candidate{value: v, final: true}
+	}
+	return out
+}
+
+// docCandidates: every document name, and hash prefixes (12 hex digits,
+// or the whole hash once 12 are typed) when cur is hexadecimal.
+func (c *completer) docCandidates(dbFlag, cur string) []candidate {
+	docs, err := c.s.documents(dbFlag)
+	if err != nil {
+		return nil
+	}
+	var names []string
+	for _, d := range docs {
+		names = append(names, d.Names...)
+		if cur != "" && isLowerHex(cur) {
+			h := d.SHA256.String()
+			if strings.HasPrefix(h, cur) {
+				if len(cur) < 12 {
+					h = h[:12]
+				}
+				names = append(names, h)
+			}
+		}
+	}
+	sort.Strings(names)
+	return finals(names)
+}
+
+func isLowerHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !('0' <= s[i] && s[i] <= '9' || 'a' <= s[i] && s[i] <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// entityCandidates: entity names of the archive starting with cur.
+func (c *completer) entityCandidates(dbFlag, cur string) []candidate {
+	a, err := c.s.openArchive(dbFlag)
+	if err != nil {
+		return nil
+	}
+	defer a.Close()
+	names, err := a.EntityNames(cur)
+	if err != nil {
+		return nil
+	}
+	out := make([]candidate, len(names))
+	for i, n := range names {
+		out[i] = candidate{value: n.Name, final: true}
+	}
+	return out
+}
+
+// pathCandidates: the entries of cur's directory that start with its last
+// element; directories end with / and are not final. Hidden entries only
+// when cur's last element starts with a dot.
+func pathCandidates(cur string) []candidate {
+	dir, base := filepath.Split(cur)
+	read := dir
+	if read == "" {
+		read = "."
+	}
+	entries, err := os.ReadDir(read)
+	if err != nil {
+		return nil
+	}
+	var out []candidate
+	for _, e := range entries {
+		name := e.Name()
+		if !strings.HasPrefix(name, base) || (name[0] == '.' && !strings.HasPrefix(base, ".")) {
+			continue
+		}
+		isDir := e.IsDir()
+		if e.Type()&os.ModeSymlink != 0 {
+			if st, err := os.Stat(filepath.Join(read, name)); err == nil {
+				isDir = st.IsDir()
+			}
+		}
+		if isDir {
+			out = append(out, candidate{value: dir + name + "/"})
+		} else {
+			out = append(out, candidate{value: dir + name, final: true})
+		}
+	}
+	return out
+}

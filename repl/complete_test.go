@@ -1,0 +1,117 @@
+package repl
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// complete runs the completer on line (cursor at the end) and returns the
+// continuations as strings and the length of the word being completed.
+func complete(c *completer, line string) ([]string, int) {
+	cands, n := c.Do([]rune(line), len([]rune(line)))
+	out := make([]string, len(cands))
+	for i, r := range cands {
+		out[i] = string(r)
+	}
+	return out, n
+}
+
+func TestComplete(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.CopyFS(filepath.Join(dir, "samples"), os.DirFS("../testdata/samples")))
+	t.Chdir(dir)
+	t.Setenv("SOURCE_DATE_EPOCH", epoch)
+	t.Setenv("CHRONICLE_DB", "")
+	env := &Env{Stdout: io.Discard, Stderr: io.Discard, DBPath: filepath.Join(dir, "a.db")}
+	c := &completer{s: newSession(env)}
+
+	// Before the archive exists: commands and paths still complete.
+	got, _ := complete(c, "show sam")
+	require.Empty(t, got)
+	got, _ = complete(c, "ingest sam")
+	require.Equal(t, []string{"ples/"}, got)
+
+	require.Equal(t, ExitOK, Exec(env, []string{"ingest", "samples"}))
+	require.Equal(t, ExitOK, Exec(env, []string{"ingest", "samples/alice-bob-en.txt", "--name", "my story.txt"}))
+
+	for _, tc := range []struct {
+		line string
+		want []string
+		n    int
+	}{
+		{"sh", []string{"ow "}, 2},
+		{"qu", []string{"ery ", "it "}, 2},
+		{".m", []string{"ode "}, 2},
+		{".mode j", []string{"son "}, 1},
+		{"help qu", []string{"ery ", "it "}, 2},
+		{"frobnicate x", nil, 1},
+		{"show samples/al", []string{"ice-bob-en.txt "}, 10},
+		{"show sam", []string{"ples/ahmed-khalid-ar.txt ", "ples/alice-bob-en.txt "}, 3},
+		{"show 'samples/al", []string{"ice-bob-en.txt' "}, 11},
+		{`show "samples/al`, []string{`ice-bob-en.txt" `}, 11},
+		{"show my", []string{`\ story.txt `}, 2},
+		{"show 'my", []string{` story.txt' `}, 3},
+		{"show 5755", []string{"af8bbd9e "}, 4},
+		{"show 5755af8bbd9e6", []string{"8ed6a03c59484f57a58895191f6bedf2c08a3cd9c0a1dcc3632 "}, 13},
+		{"show samples/alice-bob-en.txt ", nil, 0},
+		{"export samples/alice-bob-en.txt sam", []string{"ples/"}, 3},
+		{"ingest samples/a", []string{"hmed-khalid-ar.txt ", "lice-bob-en.txt "}, 9},
+		{"ingest samples/ahmed-khalid-ar.txt samples/al", []string{"ice-bob-en.txt "}, 10},
+		{"ingest --name x samples/al", []string{"ice-bob-en.txt "}, 10},
+		{"find --doc samples/al", []string{"ice-bob-en.txt "}, 10},
+		{"find --d", []string{"oc ", "b "}, 3},
+		{"find Sa", nil, 2},
+		{"entity أ", []string{"حمد "}, 1},
+		{"entity Al", []string{"ice "}, 2},
+		{"claim samples/alice-bob-en.txt Al", []string{"ice "}, 2},
+		{"claim samples/alice-bob-en.txt Alice owns B", []string{"ob "}, 1},
+		{"query --db " + env.DBPath + " samples/al", []string{"ice-bob-en.txt "}, 10},
+		{"show samples/al\\", nil, 0},
+	} {
+		got, n := complete(c, tc.line)
+		require.ElementsMatch(t, tc.want, got, "%q", tc.line)
+		if len(tc.want) > 0 {
+			require.Equal(t, tc.n, n, "%q", tc.line)
+		}
+	}
+
+	// Every command of the table completes, and every one with
+	// arguments says what they are.
+	for _, name := range Names() {
+		got, _ := complete(c, name[:len(name)-1])
+		require.Contains(t, got, name[len(name)-1:]+" ", name)
+		if cmd := lookup(name); cmd.max != 0 && name != "find" && name != "migrate" {
+			require.Contains(t, argKinds, name, "completion kinds for %s %s", name, cmd.args)
+		}
+	}
+}
+
+func TestPagerDecision(t *testing.T) {
+	require.Equal(t, 0, screenRows(nil, 80))
+	require.Equal(t, 2, screenRows([]byte("a\nb\n"), 80))
+	require.Equal(t, 3, screenRows([]byte("a\n"+strings.Repeat("x", 100)+"\n"), 80), "a long line wraps")
+	require.Equal(t, 1, screenRows([]byte("أحمد\n"), 80))
+	require.False(t, needsPager([]byte("a\nb\n"), 80, 3))
+	require.True(t, needsPager([]byte("a\nb\nc\n"), 80, 3), "one row stays for the prompt")
+	require.False(t, needsPager([]byte("a\nb\nc\n"), 80, 0), "unknown height: no pager")
+
+	dir := t.TempDir()
+	pager := filepath.Join(dir, "pager.sh")
+	require.NoError(t, os.WriteFile(pager, []byte("#!/bin/sh\nsed 's/^/| /'\n"), 0o755))
+	var out, errOut bytes.Buffer
+	page([]byte("a\nb\nc\n"), pager, &out, &errOut, 80, 3)
+	require.Equal(t, "| a\n| b\n| c\n", out.String())
+	out.Reset()
+	page([]byte("a\n"), pager, &out, &errOut, 80, 3)
+	require.Equal(t, "a\n", out.String(), "short output is printed directly")
+	out.Reset()
+	page([]byte("a\nb\nc\n"), filepath.Join(dir, "missing-pager"), &out, &errOut, 80, 3)
+	require.Equal(t, "a\nb\nc\n", out.String(), "a pager that does not run: printed directly")
+	require.Contains(t, errOut.String(), "did not run")
+}

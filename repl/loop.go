@@ -1,0 +1,265 @@
+package repl
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/chzyer/readline"
+
+	"chronicle/db"
+)
+
+// interactive is the REPL on a terminal: readline with history and
+// completion, the prompt with the archive name and document count, each
+// command run in a goroutine so that Ctrl-C can interrupt it.
+func (s *session) interactive() int {
+	hist, err := historyPath()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "chronicle: no history in this session: %v\n", err)
+		hist = ""
+	}
+	info := s.archiveInfo()
+	rl, err := readline.NewEx(&readline.Config{
+		Prompt:                 s.prompt(info),
+		HistoryFile:            hist,
+		HistoryLimit:           historyLimit,
+		DisableAutoSaveHistory: true, // saved by hand: not lines starting with a space
+		HistorySearchFold:      true,
+		AutoComplete:           &completer{s: s},
+		InterruptPrompt:        "^C",
+		EOFPrompt:              "exit",
+	})
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "chronicle: cannot start the REPL: %v\n", err)
+		return ExitFailure
+	}
+	defer rl.Close()
+
+	// Ctrl-C reaches us as SIGINT only while a command runs (readline reads
+	// the prompt in raw mode, where Ctrl-C is a key that clears the line).
+	s.sigint = make(chan os.Signal, 1)
+	signal.Notify(s.sigint, os.Interrupt)
+	defer signal.Stop(s.sigint)
+
+	s.guide(os.Stdout, info)
+	for {
+		rl.SetPrompt(s.prompt(info))
+		line, err := rl.Readline()
+		switch {
+		case errors.Is(err, readline.ErrInterrupt):
+			continue // the half-typed line is dropped
+		case errors.Is(err, io.EOF):
+			return ExitOK
+		case err != nil:
+			fmt.Fprintf(os.Stderr, "chronicle: reading the terminal: %v\n", err)
+			return ExitFailure
+		}
+		if keepInHistory(line) {
+			rl.SaveHistory(line)
+		}
+		if _, quit := s.line(line, s.background); quit {
+			return ExitOK
+		}
+		info = s.archiveInfo()
+	}
+}
+
+// background runs one command in a goroutine. The first Ctrl-C asks it to
+// stop (env.Interrupted: a batch ingest stops after the current document,
+// which lands whole or not at all); a second one stops waiting, discards
+// what the command still prints and returns to the prompt. With $PAGER set
+// the output is collected and paged when it is taller than the terminal.
+func (s *session) background(env *Env, run func(*Env) int) int {
+	for drained := false; !drained; {
+		select {
+		case <-s.sigint:
+		default:
+			drained = true
+		}
+	}
+	var stop atomic.Bool
+	env.Interrupted = stop.Load
+	var buf *bytes.Buffer
+	pager := pagerCommand()
+	out := &gate{w: os.Stdout}
+	if pager != "" && env.StdoutTTY {
+		buf = new(bytes.Buffer)
+		out.w = buf
+	}
+	errOut := &gate{w: os.Stderr}
+	env.Stdout, env.Stderr = out, errOut
+	done := make(chan int, 1)
+	go func() { done <- run(env) }()
+	for {
+		select {
+		case code := <-done:
+			if buf != nil {
+				w, h := terminalSize()
+				page(buf.Bytes(), pager, os.Stdout, os.Stderr, w, h)
+			}
+			return code
+		case <-s.sigint:
+			if !stop.Load() {
+				stop.Store(true)
+				fmt.Fprintln(os.Stderr, "\nchronicle: interrupting; the command stops at its next safe point (Ctrl-C again to stop waiting)")
+				continue
+			}
+			out.close()
+			errOut.close()
+			fmt.Fprintln(os.Stderr, "\nchronicle: stopped waiting; the command finishes in the background and its output is discarded")
+			return 130
+		}
+	}
+}
+
+// gate is a writer that can be closed: after close, writes are discarded.
+type gate struct {
+	mu     sync.Mutex
+	w      io.Writer
+	closed bool
+}
+
+func (g *gate) Write(p []byte) (int, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.closed {
+		return len(p), nil
+	}
+	return g.w.Write(p)
+}
+
+func (g *gate) close() {
+	g.mu.Lock()
+	g.closed = true
+	g.mu.Unlock()
+}
+
+// archiveState describes the session's archive for the prompt and guide.
+type archiveState struct {
+	path   string
+	docs   []*db.Document
+	status string // "": open and read; else "busy", "unreadable: …"
+}
+
+// archiveInfo reads the document list with a short lock timeout (a writer
+// in another process makes the prompt say busy instead of waiting).
+func (s *session) archiveInfo() archiveState {
+	st := archiveState{path: s.env.archivePath("")}
+	docs, err := s.documents("")
+	switch {
+	case err == nil:
+		st.docs = docs
+	case errors.Is(err, db.ErrNoArchive):
+	case errors.Is(err, db.ErrLocked):
+		st.status = "busy"
+	default:
+		st.status = "unreadable"
+	}
+	return st
+}
+
+// openArchive opens the archive (dbFlag, else the session's) read-only.
+func (s *session) openArchive(dbFlag string) (*db.Archive, error) {
+	return db.Open(s.env.archivePath(dbFlag), db.Options{ReadOnly: true, Timeout: 200 * time.Millisecond})
+}
+
+// documents lists the documents of the archive.
+func (s *session) documents(dbFlag string) ([]*db.Document, error) {
+	a, err := s.openArchive(dbFlag)
+	if err != nil {
+		return nil, err
+	}
+	defer a.Close()
+	return a.Docs()
+}
+
+// prompt is `NAME (N docs)> `, plus the mode when it is not auto.
+func (s *session) prompt(st archiveState) string {
+	what := st.status
+	if what == "" {
+		what = plural(len(st.docs), "doc")
+	}
+	mode := ""
+	if s.mode != modeAuto {
+		mode = " " + s.mode
+	}
+	return fmt.Sprintf("%s (%s)%s> ", sanitize(filepath.Base(st.path)), what, mode)
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// guide is the one-screen welcome: what the archive holds, a few commands
+// to try on it, help and exit.
+func (s *session) guide(w io.Writer, st archiveState) {
+	name := sanitize(st.path)
+	var examples [][2]string
+	switch {
+	case st.status != "":
+		fmt.Fprintf(w, "Chronicle: the archive %s is %s right now.\n", name, st.status)
+		examples = [][2]string{{"docs", "list the documents"}, {"check", "re-read and re-verify everything"}}
+	case len(st.docs) == 0:
+		fmt.Fprintf(w, "Chronicle: the archive %s has no documents yet.\n", name)
+		src := "PATH"
+		if fi, err := os.Stat(filepath.Join("testdata", "samples")); err == nil && fi.IsDir() {
+			src = "testdata/samples"
+		}
+		examples = [][2]string{
+			{"ingest " + src, "add files or folders; one outcome line per file"},
+			{"docs", "list the documents"},
+			{"help query", "how to ask a question"},
+		}
+	default:
+		events := 0
+		for _, d := range st.docs {
+			events += d.EventCount
+		}
+		fmt.Fprintf(w, "Chronicle: the archive %s holds %s with %s. Answers cite their evidence\n"+
+			"lines and leave a receipt that anyone can re-check.\n", name, plural(len(st.docs), "document"), plural(events, "event"))
+		doc, question, term := Quote(st.docs[0].Label()), `"Did BORROWER repay LENDER?"`, "WORD"
+		arabic := false
+		for _, d := range st.docs {
+			for _, n := range d.Names {
+				switch {
+				case strings.HasSuffix(n, "ahmed-khalid-ar.txt"):
+					doc, question, arabic = Quote(n), Quote("هل سدد أحمد دين خالد؟"), true
+				case strings.HasSuffix(n, "alice-bob-en.txt"):
+					term = "Saud"
+					if !arabic {
+						doc, question = Quote(n), Quote("Did Alice repay Bob?")
+					}
+				}
+			}
+		}
+		examples = [][2]string{
+			{"docs", "list the documents"},
+			{"show " + doc + " 1-4", "numbered lines"},
+			{"query " + doc + " " + question, "a debt question: status, amounts, evidence"},
+			{"find " + term, "search every document"},
+			{"receipts --verify", "re-check every receipt"},
+		}
+	}
+	fmt.Fprintln(w, "Try:")
+	width := 0
+	for _, e := range examples {
+		width = max(width, readline.Runes{}.WidthAll([]rune(e[0])))
+	}
+	for _, e := range examples {
+		pad := width - readline.Runes{}.WidthAll([]rune(e[0]))
+		fmt.Fprintf(w, "  %s%s   %s\n", e[0], strings.Repeat(" ", pad), e[1])
+	}
+	fmt.Fprintln(w, "`help` lists the commands, `help COMMAND` explains one; Tab completes; `exit` or Ctrl-D leaves.")
+}

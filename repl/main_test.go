@@ -1,0 +1,119 @@
+package repl
+
+// The REPL is tested through the real `chronicle` binary, built once in
+// TestMain: piped scripts (transcripts, --bail), -c, and the interactive
+// REPL under a pseudo-terminal (tmux).
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// epoch is the golden clock (SOURCE_DATE_EPOCH) of every test archive.
+const epoch = "1750000000"
+
+// chronicleBin is the binary under test.
+var chronicleBin string
+
+func TestMain(m *testing.M) {
+	os.Exit(buildAndRun(m))
+}
+
+func buildAndRun(m *testing.M) int {
+	dir, err := os.MkdirTemp("", "chronicle-repl-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	chronicleBin = filepath.Join(dir, "chronicle")
+	if out, err := exec.Command("go", "build", "-o", chronicleBin, "../cmd/chronicle").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "building chronicle: %v\n%s", err, out)
+		return 1
+	}
+	return m.Run()
+}
+
+// workspace is a temporary directory with the sample stories in samples/,
+// its own config directory, and (once something is ingested)
+// ./chronicle.db.
+type workspace struct {
+	t   testing.TB
+	dir string
+}
+
+func newWorkspace(t testing.TB) *workspace {
+	t.Helper()
+	dir := t.TempDir()
+	require.NoError(t, os.CopyFS(filepath.Join(dir, "samples"), os.DirFS("../testdata/samples")))
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "config"), 0o700))
+	return &workspace{t: t, dir: dir}
+}
+
+// env is the process environment of the binary: no variable the tests
+// control is inherited; the golden clock; HOME and XDG_CONFIG_HOME in the
+// workspace.
+func (w *workspace) env(extra ...string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		switch name {
+		case "CHRONICLE_DB", "SOURCE_DATE_EPOCH", "PAGER", "XDG_CONFIG_HOME", "HOME", "TMUX", "TMUX_PANE":
+			continue
+		}
+		env = append(env, kv)
+	}
+	env = append(env, "SOURCE_DATE_EPOCH="+epoch, "HOME="+w.dir, "XDG_CONFIG_HOME="+filepath.Join(w.dir, "config"))
+	return append(env, extra...)
+}
+
+// run runs chronicle in the workspace with stdin and returns the combined
+// stdout and stderr (one pipe, so their order is kept) and the exit code.
+func (w *workspace) run(stdin string, args ...string) (string, int) {
+	w.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, chronicleBin, args...)
+	cmd.Dir = w.dir
+	cmd.Env = w.env()
+	cmd.Stdin = strings.NewReader(stdin)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	code := 0
+	if err != nil {
+		var exit *exec.ExitError
+		require.True(w.t, errors.As(err, &exit), "running chronicle %q: %v", args, err)
+		code = exit.ExitCode()
+	}
+	return out.String(), code
+}
+
+// split runs chronicle with separate stdout and stderr.
+func (w *workspace) split(stdin io.Reader, args ...string) (stdout, stderr string, code int) {
+	w.t.Helper()
+	cmd := exec.Command(chronicleBin, args...)
+	cmd.Dir = w.dir
+	cmd.Env = w.env()
+	cmd.Stdin = stdin
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	if err != nil {
+		var exit *exec.ExitError
+		require.True(w.t, errors.As(err, &exit), "running chronicle %q: %v", args, err)
+		code = exit.ExitCode()
+	}
+	return out.String(), errOut.String(), code
+}

@@ -1,0 +1,282 @@
+package repl
+
+// The REPL on a real terminal: chronicle runs in a tmux pane (a
+// pseudo-terminal), keys are sent with send-keys and the screen is read
+// back with capture-pane. Each test has its own tmux server (socket in a
+// temporary directory) that it kills at the end.
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// term is one tmux server with one session running chronicle.
+type term struct {
+	t    *testing.T
+	w    *workspace
+	sock string
+	env  []string
+}
+
+// newTerm starts a tmux server for the workspace; the tests skip only when
+// the tmux binary is missing.
+func newTerm(t *testing.T, w *workspace, extraEnv ...string) *term {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed (.ci/run installs it)")
+	}
+	sockDir, err := os.MkdirTemp("", "chr-tmux-") // short: sockets have a path limit
+	require.NoError(t, err)
+	tm := &term{t: t, w: w, sock: filepath.Join(sockDir, "s")}
+	var env []string
+	for _, kv := range w.env(extraEnv...) {
+		name, _, _ := strings.Cut(kv, "=")
+		if name == "LANG" || name == "LC_ALL" || name == "LC_CTYPE" || name == "TERM" {
+			continue
+		}
+		env = append(env, kv)
+	}
+	tm.env = append(env, "LANG=C.UTF-8", "TERM=xterm")
+	t.Cleanup(func() {
+		exec.Command("tmux", "-S", tm.sock, "kill-server").Run()
+		os.RemoveAll(sockDir)
+	})
+	return tm
+}
+
+func (tm *term) tmux(args ...string) (string, error) {
+	cmd := exec.Command("tmux", append([]string{"-u", "-f", "/dev/null", "-S", tm.sock}, args...)...)
+	cmd.Env = tm.env
+	cmd.Dir = tm.w.dir
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+// start runs chronicle in a new session of the given size.
+func (tm *term) start(width, height int, args ...string) {
+	tm.t.Helper()
+	line := chronicleBin
+	for _, a := range args {
+		line += " " + Quote(a)
+	}
+	out, err := tm.tmux("new-session", "-d", "-s", "main", "-x", fmt.Sprint(width), "-y", fmt.Sprint(height), "-c", tm.w.dir, line)
+	require.NoError(tm.t, err, out)
+}
+
+// keys sends tmux key names (Enter, Tab, C-c, Up...).
+func (tm *term) keys(keys ...string) {
+	tm.t.Helper()
+	out, err := tm.tmux(append([]string{"send-keys", "-t", "main"}, keys...)...)
+	require.NoError(tm.t, err, out)
+}
+
+// typ types text literally.
+func (tm *term) typ(text string) {
+	tm.t.Helper()
+	out, err := tm.tmux("send-keys", "-t", "main", "-l", text)
+	require.NoError(tm.t, err, out)
+}
+
+// screen is the visible pane, trailing blank lines removed.
+func (tm *term) screen() string {
+	out, err := tm.tmux("capture-pane", "-p", "-t", "main")
+	if err != nil {
+		return "(no pane: " + strings.TrimSpace(out) + ")"
+	}
+	return strings.TrimRight(out, "\n ")
+}
+
+// lastLine is the last non-blank line of a screen, without trailing
+// spaces.
+func lastLine(s string) string {
+	return strings.TrimRight(s[strings.LastIndexByte(s, '\n')+1:], " ")
+}
+
+// waitFor polls the screen until ok holds (10 s at most).
+func (tm *term) waitFor(what string, ok func(screen string) bool) string {
+	tm.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		s := tm.screen()
+		if ok(s) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			tm.t.Fatalf("waiting for %s; the screen is:\n%s", what, s)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// waitPrompt waits until the last line is exactly prompt plus typed.
+func (tm *term) waitPrompt(prompt, typed string) string {
+	tm.t.Helper()
+	want := strings.TrimRight(prompt+typed, " ")
+	return tm.waitFor(fmt.Sprintf("the line %q", want), func(s string) bool { return lastLine(s) == want })
+}
+
+// waitExit waits until chronicle has left (its session is gone).
+func (tm *term) waitExit() {
+	tm.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if _, err := tm.tmux("has-session", "-t", "main"); err != nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			tm.t.Fatalf("chronicle did not exit; the screen is:\n%s", tm.screen())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+const prompt2 = "chronicle.db (2 docs)> "
+
+// TestTerminal: the guide and prompt; a query on the Arabic sample shows
+// PARTIAL and its evidence lines; Ctrl-C on a half-typed line gives an
+// empty prompt; Tab completes a document name; Ctrl-D leaves; the history
+// (without the line typed after a space) survives a restart.
+func TestTerminal(t *testing.T) {
+	t.Parallel()
+	w := newWorkspace(t)
+	out, code := w.run("ingest samples\n")
+	require.Equal(t, 0, code, out)
+	tm := newTerm(t, w)
+	tm.start(200, 50)
+	s := tm.waitPrompt(prompt2, "")
+	require.Contains(t, s, "Chronicle: the archive chronicle.db holds 2 documents with 9 events.")
+	require.Contains(t, s, "  query samples/ahmed-khalid-ar.txt 'هل سدد أحمد دين خالد؟'")
+	require.Contains(t, s, "`help` lists the commands")
+
+	tm.typ(`query samples/ahmed-khalid-ar.txt "هل سدد أحمد دين خالد؟"`)
+	tm.keys("Enter")
+	s = tm.waitFor("the answer", func(s string) bool { return strings.Contains(s, "PARTIAL") && lastLine(s)+" " == prompt2 })
+	require.Contains(t, s, "PARTIAL  debt 100/1 SAR (borrower أحمد, lender خالد)  settled 40/1")
+	for _, l := range []string{"  samples/ahmed-khalid-ar.txt:2  أقر أحمد", "  samples/ahmed-khalid-ar.txt:4  أكد خالد",
+		"+ samples/ahmed-khalid-ar.txt:6  أكد سعود", "  samples/ahmed-khalid-ar.txt:8  حوّل أحمد"} {
+		require.Contains(t, s, l)
+	}
+
+	// Ctrl-C drops the half-typed line.
+	tm.typ("docs --jso")
+	tm.waitPrompt(prompt2, "docs --jso")
+	tm.keys("C-c")
+	s = tm.waitPrompt(prompt2, "")
+	require.Contains(t, s, prompt2+"docs --jso^C\n")
+	tm.typ("show samples/alice-bob-en.txt 3")
+	tm.keys("Enter")
+	tm.waitFor("line 3", func(s string) bool { return strings.Contains(s, "     3  Unrelated narrative line.") })
+	tm.waitPrompt(prompt2, "")
+
+	// Tab completes a document name.
+	tm.typ("show samples/al")
+	tm.keys("Tab")
+	tm.waitPrompt(prompt2, "show samples/alice-bob-en.txt ")
+	tm.typ("1")
+	tm.keys("Enter")
+	tm.waitFor("line 1", func(s string) bool { return strings.Contains(s, "     1  Opening prose about Alice and Bob.") })
+	tm.waitPrompt(prompt2, "")
+
+	// A line typed after a space stays out of the history.
+	tm.typ(" show samples/alice-bob-en.txt 7")
+	tm.keys("Enter")
+	tm.waitFor("line 7", func(s string) bool { return strings.Contains(s, "     7  Closing line mentions Alice again.") })
+	tm.waitPrompt(prompt2, "")
+	tm.keys("C-d")
+	tm.waitExit()
+
+	hist, err := os.ReadFile(filepath.Join(w.dir, "config", "chronicle", "history"))
+	require.NoError(t, err)
+	require.Equal(t, `query samples/ahmed-khalid-ar.txt "هل سدد أحمد دين خالد؟"`+"\nshow samples/alice-bob-en.txt 3\nshow samples/alice-bob-en.txt 1\n", string(hist))
+
+	// The history survives a restart: Up brings the last lines back.
+	tm.start(200, 50)
+	tm.waitPrompt(prompt2, "")
+	tm.keys("Up")
+	tm.waitPrompt(prompt2, "show samples/alice-bob-en.txt 1")
+	tm.keys("Up")
+	tm.waitPrompt(prompt2, "show samples/alice-bob-en.txt 3")
+	tm.keys("Up")
+	tm.waitPrompt(prompt2, `query samples/ahmed-khalid-ar.txt "هل سدد أحمد دين خالد؟"`)
+	tm.keys("Enter")
+	tm.waitFor("the answer again", func(s string) bool {
+		return strings.Count(s, "PARTIAL  debt 100/1 SAR") == 1 && lastLine(s)+" " == prompt2
+	})
+	tm.typ("exit")
+	tm.keys("Enter")
+	tm.waitExit()
+}
+
+// TestTerminalInterrupt: Ctrl-C during a batch ingest stops it after the
+// current document and returns to the prompt; the documents ingested so
+// far are whole (check passes).
+func TestTerminalInterrupt(t *testing.T) {
+	t.Parallel()
+	w := newWorkspace(t)
+	const n = 400
+	many := filepath.Join(w.dir, "many")
+	require.NoError(t, os.MkdirAll(many, 0o755))
+	for i := range n {
+		require.NoError(t, os.WriteFile(filepath.Join(many, fmt.Sprintf("note-%03d.txt", i)), []byte(fmt.Sprintf("note %d\n", i)), 0o644))
+	}
+	tm := newTerm(t, w)
+	tm.start(200, 50)
+	tm.waitPrompt("chronicle.db (0 docs)> ", "")
+	tm.typ("ingest many")
+	tm.keys("Enter")
+	progress := regexp.MustCompile(`\] [1-9][0-9]*/400 many/`)
+	tm.waitFor("the progress bar", func(s string) bool { return progress.MatchString(s) })
+	tm.keys("C-c")
+	s := tm.waitFor("the interruption", func(s string) bool { return strings.Contains(s, "chronicle ingest: interrupted; ") })
+	require.Contains(t, s, "chronicle: interrupting; the command stops at its next safe point")
+	m := regexp.MustCompile(`interrupted; (\d+) of 400 files not ingested`).FindStringSubmatch(s)
+	require.NotNil(t, m, s)
+	var left int
+	fmt.Sscan(m[1], &left)
+	require.Greater(t, left, 0)
+	tm.waitPrompt(fmt.Sprintf("chronicle.db (%d docs)> ", n-left), "")
+	tm.typ("check")
+	tm.keys("Enter")
+	tm.waitFor("check", func(s string) bool { return strings.Contains(s, fmt.Sprintf("ok: %d documents checked", n-left)) })
+	tm.typ("quit")
+	tm.keys("Enter")
+	tm.waitExit()
+}
+
+// TestTerminalPager: with $PAGER set, an output taller than the terminal
+// goes through it and a short one does not; the prompt follows the
+// document count; the guide of an empty archive says how to start.
+func TestTerminalPager(t *testing.T) {
+	t.Parallel()
+	w := newWorkspace(t)
+	pager := filepath.Join(w.dir, "pager.sh")
+	require.NoError(t, os.WriteFile(pager, []byte("#!/bin/sh\nsed 's/^/| /'\n"), 0o755))
+	tm := newTerm(t, w, "PAGER="+pager)
+	tm.start(120, 12)
+	s := tm.waitPrompt("chronicle.db (0 docs)> ", "")
+	require.Contains(t, s, "Chronicle: the archive chronicle.db has no documents yet.")
+	tm.typ("ingest samples")
+	tm.keys("Enter")
+	tm.waitPrompt(prompt2, "")
+	tm.keys("C-l") // clear the screen
+	tm.typ("docs")
+	tm.keys("Enter")
+	s = tm.waitFor("docs", func(s string) bool { return strings.Contains(s, "SHA256  ") && lastLine(s)+" " == prompt2 })
+	require.Contains(t, s, "\nSHA256  ", "three lines: not paged")
+	tm.typ("help")
+	tm.keys("Enter")
+	s = tm.waitFor("help through the pager", func(s string) bool {
+		return strings.Contains(s, "| exit codes: 0 success") && lastLine(s)+" " == prompt2
+	})
+	require.Contains(t, s, "|   Ctrl-C clears the line or interrupts a running command; Tab completes.")
+	tm.keys("C-d")
+	tm.waitExit()
+}
