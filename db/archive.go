@@ -54,6 +54,8 @@ type Options struct {
 	// ReadOnly opens with a shared lock; the file must exist. Readers do not
 	// block each other but wait for (and block) a writer.
 	ReadOnly bool
+	// MustExist refuses to create a missing archive (ErrNoArchive).
+	MustExist bool
 	// Timeout overrides LockTimeout.
 	Timeout time.Duration
 }
@@ -64,6 +66,11 @@ func Open(path string, opts Options) (*Archive, error) {
 	timeout := opts.Timeout
 	if timeout == 0 {
 		timeout = LockTimeout
+	}
+	if opts.MustExist && !opts.ReadOnly {
+		if _, err := os.Stat(path); err != nil {
+			return nil, fmt.Errorf("archive %s: %w", path, ErrNoArchive)
+		}
 	}
 	if opts.ReadOnly {
 		st, err := os.Stat(path)

@@ -47,19 +47,25 @@ func (x *ctx) answerQuestion(docArg, question string) error {
 		return err
 	}
 	result := res.JSON()
-	if err := x.keepReceipt(a, db.KindQuery, d, question, result); err != nil {
+	rec, err := x.keepReceipt(a, db.KindQuery, d, question, result)
+	if err != nil {
 		return err
 	}
-	if x.json() {
-		_, err := fmt.Fprintf(x.out(), "%s\n", result)
-		return err
-	}
+	asJSON := x.json()
 	switch r := res.(type) {
 	case *settle.Settlement:
-		x.renderSettlement(d, r)
+		if !asJSON {
+			x.renderSettlement(d, r)
+		}
 	case *settle.Claim:
-		x.renderClaim(d, r)
+		if !asJSON {
+			x.renderClaim(d, r)
+		}
 	}
+	if asJSON {
+		fmt.Fprintf(x.out(), "%s\n", result)
+	}
+	x.showReceipt(rec, d, asJSON)
 	return nil
 }
 
@@ -67,7 +73,7 @@ func (x *ctx) answerQuestion(docArg, question string) error {
 // resolves DOC and loads its checked store: the whole source for find, only
 // the event spans for settlement and claim questions (evidenceOnly).
 func (x *ctx) openDocument(docArg string, evidenceOnly bool) (*db.Archive, *db.Document, *engine.Store, error) {
-	a, err := x.open(true)
+	a, err := x.openExisting()
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -86,17 +92,28 @@ func (x *ctx) openDocument(docArg string, evidenceOnly bool) (*db.Archive, *db.D
 	return a, d, s, nil
 }
 
-// keepReceipt issues the archive receipt of a result, keeps it, and writes
-// it to --receipt FILE when asked.
-func (x *ctx) keepReceipt(a *db.Archive, kind db.ReceiptKind, d *db.Document, question string, result []byte) error {
+// keepReceipt issues the archive receipt of a result and keeps it; with
+// --receipt FILE it also writes it there (write-once).
+func (x *ctx) keepReceipt(a *db.Archive, kind db.ReceiptKind, d *db.Document, question string, result []byte) (*db.Receipt, error) {
 	rec := &db.Receipt{Kind: kind, Document: d.SHA256, Store: d.StoreSHA256, Question: question, Result: sha256.Sum256(result)}
 	if err := a.KeepReceipt(rec); err != nil {
-		return err
+		return nil, err
 	}
-	if x.p.has("receipt") {
-		return fileio.WriteOnce(x.p.value("receipt"), rec.Encode())
+	if path := x.p.value("receipt"); path != "" && path != "-" {
+		return rec, fileio.WriteOnce(path, rec.Encode())
 	}
-	return nil
+	return rec, nil
+}
+
+// showReceipt ends a result: the whole receipt with --receipt -, else on
+// the readable view a line saying where the receipt is.
+func (x *ctx) showReceipt(rec *db.Receipt, d *db.Document, asJSON bool) {
+	switch {
+	case x.p.value("receipt") == "-":
+		x.out().Write(rec.Encode())
+	case !asJSON:
+		fmt.Fprintf(x.out(), "receipt %s kept (`receipts %s` lists it; --receipt FILE writes it)\n", rec.ID().Short(), sanitize(d.Label()))
+	}
 }
 
 func (x *ctx) renderSettlement(d *db.Document, r *settle.Settlement) {
@@ -177,14 +194,17 @@ func (x *ctx) findInDocument(docArg, terms string) error {
 		return err
 	}
 	result := res.JSON()
-	if err := x.keepReceipt(a, db.KindFind, d, terms, result); err != nil {
+	rec, err := x.keepReceipt(a, db.KindFind, d, terms, result)
+	if err != nil {
 		return err
 	}
-	if x.json() {
-		_, err := fmt.Fprintf(x.out(), "%s\n", result)
-		return err
+	asJSON := x.json()
+	if asJSON {
+		fmt.Fprintf(x.out(), "%s\n", result)
+	} else {
+		x.renderFind(d, res)
 	}
-	x.renderFind(d, res)
+	x.showReceipt(rec, d, asJSON)
 	return nil
 }
 

@@ -13,7 +13,7 @@ type command struct {
 }
 
 var (
-	flagReceipt = flagSpec{name: "receipt", value: "FILE", help: "also write the receipt to FILE (never overwrites a different file)"}
+	flagReceipt = flagSpec{name: "receipt", value: "FILE", help: "also write the receipt to FILE (never overwrites a different file); - prints it"}
 	flagDoc     = flagSpec{name: "doc", value: "DOC", help: "search one document"}
 	flagLimit   = flagSpec{name: "limit", value: "N", help: "show at most N documents (default 20)"}
 	flagName    = flagSpec{name: "name", value: "NAME", help: "also name the document NAME"}

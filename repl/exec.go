@@ -88,10 +88,20 @@ func (x *ctx) out() io.Writer { return x.env.Stdout }
 
 // open opens the archive for the command, for writing when write is set.
 func (x *ctx) open(write bool) (*db.Archive, error) {
+	return x.openArchive(db.Options{ReadOnly: !write})
+}
+
+// openExisting opens an archive that must already exist, for writing:
+// commands that only add receipts never create an archive from a typo.
+func (x *ctx) openExisting() (*db.Archive, error) {
+	return x.openArchive(db.Options{MustExist: true})
+}
+
+func (x *ctx) openArchive(opts db.Options) (*db.Archive, error) {
 	if x.archive != nil {
 		return x.archive, nil
 	}
-	a, err := db.Open(x.env.archivePath(x.p.value("db")), db.Options{ReadOnly: !write})
+	a, err := db.Open(x.env.archivePath(x.p.value("db")), opts)
 	if err != nil {
 		if errors.Is(err, db.ErrNoArchive) {
 			return nil, fmt.Errorf("%w; `chronicle ingest FILE` creates it", err)
@@ -166,7 +176,7 @@ func hoistGlobalFlags(argv []string) []string {
 	i := 0
 	for i < len(argv) && strings.HasPrefix(argv[i], "--") && argv[i] != "--" {
 		lead = append(lead, argv[i])
-		if argv[i] == "--db" && i+1 < len(argv) {
+		if takesValue(argv[i]) && i+1 < len(argv) {
 			lead = append(lead, argv[i+1])
 			i++
 		}
@@ -176,4 +186,26 @@ func hoistGlobalFlags(argv []string) []string {
 		return argv
 	}
 	return append(append([]string{argv[i]}, lead...), argv[i+1:]...)
+}
+
+// takesValue reports whether "--name" (without "=") is a flag of some
+// command that takes a value, so that its value is hoisted with it.
+func takesValue(arg string) bool {
+	name := strings.TrimPrefix(arg, "--")
+	if strings.Contains(name, "=") {
+		return false
+	}
+	for _, f := range globalFlags {
+		if f.name == name {
+			return f.value != ""
+		}
+	}
+	for _, c := range table {
+		for _, f := range c.flags {
+			if f.name == name {
+				return f.value != ""
+			}
+		}
+	}
+	return false
 }

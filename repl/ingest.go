@@ -57,7 +57,9 @@ func runIngest(x *ctx) error {
 			fmt.Fprintf(x.env.Stderr, "chronicle ingest: name %q now points at %s (was %s, which stays in the archive)\n",
 				name, res.Doc.SHA256.Short(), prev.Short())
 		}
-		if single && x.p.has("receipt") {
+		if single && x.p.value("receipt") == "-" {
+			x.out().Write(res.Receipt.Encode())
+		} else if single && x.p.has("receipt") {
 			if err := fileio.WriteOnce(x.p.value("receipt"), res.Receipt.Encode()); err != nil {
 				return err
 			}

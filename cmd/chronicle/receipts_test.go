@@ -23,10 +23,15 @@ func TestAnswerOutput(t *testing.T) {
 		"  input.txt:4  @chronicle\tSaud\tINTERMEDIARY_FOR\tBob\t-\tSAR\tT2\tASSERTED\tPOSITIVE\tCONFIRMED",
 		"+ input.txt:5  @chronicle\tAlice\tPAID_TO\tSaud\t40\tSAR\tT3\tASSERTED\tPOSITIVE\tCONFIRMED",
 		"  input.txt:6  @chronicle\tAlice\tTRANSFER_TO\tSaud\t60\tSAR\tT4\tUNCERTAIN\tPOSITIVE\tPENDING",
+		"receipt 338852358649 kept (`receipts input.txt` lists it; --receipt FILE writes it)",
 		"",
 	}, "\n"), text)
 	require.Regexp(t, `^MATCHES  6 matching lines in input\.txt\n  input\.txt:5  \[2\]  `, w.ok("find", "--doc", "input.txt", "Alice Saud", "--text"))
-	require.Equal(t, "UNRESOLVED  Alice owns Book\n(no evidence)\n", w.ok("claim", "input.txt", "Alice", "owns", "Book", "--text"))
+	require.Regexp(t, "^UNRESOLVED  Alice owns Book\n\\(no evidence\\)\nreceipt [0-9a-f]{12} kept \\(`receipts input.txt` lists it; --receipt FILE writes it\\)\n$",
+		w.ok("claim", "input.txt", "Alice", "owns", "Book", "--text"))
+	// --receipt - prints the receipt after the result.
+	printed := w.ok("claim", "input.txt", "Alice", "owns", "Book", "--json", "--receipt", "-")
+	require.Contains(t, printed, "}\nCHRONICLE-ARCHIVE-RECEIPT-V1\nkind:QUERY\n")
 	// --json wins over --text.
 	require.Equal(t, g1Answer(t), w.ok("query", "input.txt", g1Q, "--text", "--json"))
 
