@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"time"
 
 	"github.com/klauspost/compress/zstd"
@@ -97,7 +98,7 @@ func Open(path string, opts Options) (*Archive, error) {
 	a := &Archive{path: path, bolt: b}
 	a.enc, err = zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(false))
 	if err == nil {
-		a.dec, err = zstd.NewReader(nil, zstd.WithDecoderConcurrency(1))
+		a.dec, err = zstd.NewReader(nil, zstd.WithDecoderConcurrency(runtime.GOMAXPROCS(0)))
 	}
 	if err != nil {
 		b.Close()

@@ -3,7 +3,6 @@ package repl
 import (
 	"crypto/sha256"
 	"fmt"
-	"sort"
 	"strings"
 
 	"chronicle/db"
@@ -256,15 +255,8 @@ func markTerms(text string, terms []string) string {
 	return b.String()
 }
 
-// docHits is one document's find result in a cross-archive search.
-type docHits struct {
-	doc *db.Document
-	res *find.Result
-}
-
-// findInArchive searches every document (read-only, no receipt) and ranks
-// documents by best matched_terms, then total matching lines, then import
-// order.
+// findInArchive searches every document through the term index (read-only,
+// no receipt); see db.Archive.Find for the ranking.
 func (x *ctx) findInArchive(terms string) error {
 	limit, err := x.p.intValue("limit", 20)
 	if err != nil {
@@ -278,35 +270,13 @@ func (x *ctx) findInArchive(terms string) error {
 	if err != nil {
 		return err
 	}
-	// The term index returns every document that can match (and a few that
-	// cannot); each candidate is searched for real.
-	docs, err := a.Candidates(q.Terms())
+	hits, err := a.Find(q, limit)
 	if err != nil {
 		return err
 	}
-	var hits []docHits
-	for _, d := range docs {
-		s, err := a.Load(d)
-		if err != nil {
-			return err
-		}
-		if res := q.Search(s.Source, s.Document); res.TotalMatchingLines > 0 {
-			hits = append(hits, docHits{d, res})
-		}
-	}
-	sort.SliceStable(hits, func(i, j int) bool {
-		bi, bj := hits[i].res.Matches[0].MatchedTerms, hits[j].res.Matches[0].MatchedTerms
-		if bi != bj {
-			return bi > bj
-		}
-		return hits[i].res.TotalMatchingLines > hits[j].res.TotalMatchingLines
-	})
-	if len(hits) > limit {
-		hits = hits[:limit]
-	}
 	if x.json() {
 		for _, h := range hits {
-			fmt.Fprintf(x.out(), "{\"document_sha256\":\"%s\",\"names\":%s,\"result\":%s}\n", h.doc.SHA256, jsonNames(h.doc.Names), h.res.JSON())
+			fmt.Fprintf(x.out(), "{\"document_sha256\":\"%s\",\"names\":%s,\"result\":%s}\n", h.Doc.SHA256, jsonNames(h.Doc.Names), h.Result.JSON())
 		}
 		return nil
 	}
@@ -315,7 +285,7 @@ func (x *ctx) findInArchive(terms string) error {
 		return nil
 	}
 	for _, h := range hits {
-		x.renderFind(h.doc, h.res)
+		x.renderFind(h.Doc, h.Result)
 	}
 	return nil
 }
