@@ -50,15 +50,11 @@ func (a *Archive) reindex(tx *bolt.Tx) error {
 		if err := seqs.Put(seqKey(d.Seq), d.SHA256[:]); err != nil {
 			return err
 		}
-		_, events, err := a.readEvents(tx, d)
+		s, err := a.loadIn(tx, d)
 		if err != nil {
 			return err
 		}
-		src, err := a.readSource(tx, d)
-		if err != nil {
-			return err
-		}
-		return indexDocument(tx, d.Seq, src, events)
+		return indexDocument(tx, d.Seq, s.Source, s.Events)
 	})
 }
 

@@ -144,18 +144,24 @@ func (a *Archive) readEvents(tx *bolt.Tx, d *Document) ([]byte, []engine.Event, 
 func (a *Archive) Load(d *Document) (*engine.Store, error) {
 	var s *engine.Store
 	err := a.bolt.View(func(tx *bolt.Tx) error {
-		_, events, err := a.readEvents(tx, d)
-		if err != nil {
-			return err
-		}
-		src, err := a.readSource(tx, d)
-		if err != nil {
-			return err
-		}
-		s = &engine.Store{Version: d.Version, Document: d.SHA256, ImportedAt: d.ImportedAt, Source: src, Events: events}
-		return nil
+		var err error
+		s, err = a.loadIn(tx, d)
+		return err
 	})
 	return s, err
+}
+
+// loadIn is Load inside an open transaction.
+func (a *Archive) loadIn(tx *bolt.Tx, d *Document) (*engine.Store, error) {
+	_, events, err := a.readEvents(tx, d)
+	if err != nil {
+		return nil, err
+	}
+	src, err := a.readSource(tx, d)
+	if err != nil {
+		return nil, err
+	}
+	return &engine.Store{Version: d.Version, Document: d.SHA256, ImportedAt: d.ImportedAt, Source: src, Events: events}, nil
 }
 
 // LoadEvidence returns a document's store for settlement and claim

@@ -51,18 +51,22 @@ func runReceipts(x *ctx) error {
 		return labels[doc]
 	}
 	invalid, unsupported := 0, 0
-	for _, r := range recs {
-		verdict := ""
-		if x.p.has("verify") {
-			outcome, _ := a.Verify(r, canonical{})
-			verdict = outcome.String()
-			switch outcome {
-			case receipt.Invalid:
-				invalid++
-			case receipt.Unsupported:
-				unsupported++
-			}
+	// verdictOf re-verifies with --verify and counts the outcomes.
+	verdictOf := func(verify func() (receipt.Outcome, error)) string {
+		if !x.p.has("verify") {
+			return ""
 		}
+		outcome, _ := verify()
+		switch outcome {
+		case receipt.Invalid:
+			invalid++
+		case receipt.Unsupported:
+			unsupported++
+		}
+		return outcome.String()
+	}
+	for _, r := range recs {
+		verdict := verdictOf(func() (receipt.Outcome, error) { return a.Verify(r, canonical{}) })
 		if x.p.has("json") || x.env.JSON {
 			j := map[string]any{"id": r.ID().String(), "kind": r.Kind, "document_sha256": r.Document.String(),
 				"question": r.Question, "receipt": string(r.Encode())}
@@ -86,17 +90,7 @@ func runReceipts(x *ctx) error {
 		return err
 	}
 	for _, o := range originals {
-		verdict := ""
-		if x.p.has("verify") {
-			outcome, _ := a.VerifyOriginal(o.Bytes, canonical{})
-			verdict = outcome.String()
-			switch outcome {
-			case receipt.Invalid:
-				invalid++
-			case receipt.Unsupported:
-				unsupported++
-			}
-		}
+		verdict := verdictOf(func() (receipt.Outcome, error) { return a.VerifyOriginal(o.Bytes, canonical{}) })
 		if x.p.has("json") || x.env.JSON {
 			j := map[string]any{"id": o.ID().String(), "original": o.Name, "document_sha256": o.Document.String(), "receipt": string(o.Bytes)}
 			if verdict != "" {

@@ -80,21 +80,34 @@ func Verify(r *Receipt, storeBytes []byte, replay Replayer) (Outcome, error) {
 	if r.Version == 1 && r.Kind == KindQuery {
 		return Unsupported, nil
 	}
-	var result []byte
-	switch r.Kind {
-	case KindIngest:
-		result = storeBytes
-	case KindQuery:
-		result, err = replay.Query(store, r.Question)
-	case KindFind:
-		result, err = replay.Find(store, r.Question)
-	}
+	result, err := Recompute(r.Kind, storeBytes, store, r.Question, replay)
 	if err != nil {
-		return Invalid, fmt.Errorf("replaying the %s: %w", r.Kind, err)
+		return Invalid, err
 	}
 	sum = sha256.Sum256(result)
 	if hex.EncodeToString(sum[:]) != r.ResultSHA256 {
 		return Invalid, ErrResultDigest
 	}
 	return Valid, nil
+}
+
+// Recompute reproduces the result a receipt of this kind attests: the store
+// bytes for INGEST, the replayed query or find JSON otherwise.
+func Recompute(kind Kind, storeBytes []byte, store *engine.Store, question string, replay Replayer) ([]byte, error) {
+	var result []byte
+	var err error
+	switch kind {
+	case KindIngest:
+		result = storeBytes
+	case KindQuery:
+		result, err = replay.Query(store, question)
+	case KindFind:
+		result, err = replay.Find(store, question)
+	default:
+		err = fmt.Errorf("unknown receipt kind %q", kind)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("replaying the %s: %w", kind, err)
+	}
+	return result, nil
 }
