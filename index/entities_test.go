@@ -1,0 +1,179 @@
+package index
+
+import (
+	"encoding/binary"
+	"testing"
+
+	"chronicle/engine"
+	"github.com/stretchr/testify/require"
+	bolt "go.etcd.io/bbolt"
+)
+
+func ev(subject, object string) engine.Event {
+	return engine.Event{Subject: subject, Predicate: engine.PredPaidTo, Object: object}
+}
+
+// entityDocs: names that are prefixes of each other, differ by a trailing
+// space or a byte below the separator's successor, Arabic names, and an
+// event naming the same entity as subject and object.
+var entityDocs = map[uint64][]engine.Event{
+	3: {ev("Ali", "Al"), ev("Al", "Al"), ev("Alice", "Ali ")},
+	1: {ev("Al\x01", "أحمد"), ev("أحمد علي", "Ali")},
+	// Sequence 300 sorts after 3 only numerically: keys hold u64 BE.
+	300: {ev("أحمد", "Al")},
+	64:  {},
+}
+
+func addEntityDocs(t *testing.T, db *bolt.DB) {
+	t.Helper()
+	require.NoError(t, db.Update(func(tx *bolt.Tx) error {
+		for _, s := range []uint64{300, 3, 64, 1} {
+			if err := AddEntities(tx, s, entityDocs[s]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+}
+
+func TestEntityLookup(t *testing.T) {
+	db := openTestDB(t)
+	addEntityDocs(t, db)
+	S, O := RoleSubject, RoleObject
+	for _, c := range []struct {
+		name string
+		want []EntityRef
+	}{
+		{"Al", []EntityRef{{3, 0, O}, {3, 1, S}, {3, 1, O}, {300, 0, O}}},
+		{"Ali", []EntityRef{{1, 1, O}, {3, 0, S}}},
+		{"Ali ", []EntityRef{{3, 2, O}}},
+		{"Alice", []EntityRef{{3, 2, S}}},
+		{"Al\x01", []EntityRef{{1, 0, S}}},
+		{"أحمد", []EntityRef{{1, 0, O}, {300, 0, S}}},
+		{"أحمد علي", []EntityRef{{1, 1, S}}},
+		{"A", nil},
+		{"أ", nil},
+		{"", nil},
+		{"Alic", nil},
+	} {
+		require.NoError(t, db.View(func(tx *bolt.Tx) error {
+			got, err := Entity(tx, c.name)
+			require.NoError(t, err)
+			require.Equal(t, c.want, got, "name %q", c.name)
+			return nil
+		}))
+	}
+	require.Equal(t, "subject", RoleSubject.String())
+	require.Equal(t, "object", RoleObject.String())
+}
+
+func TestEntityNames(t *testing.T) {
+	db := openTestDB(t)
+	addEntityDocs(t, db)
+	for _, c := range []struct {
+		prefix string
+		want   []NameCount
+	}{
+		{"", []NameCount{{"Al", 3}, {"Al\x01", 1}, {"Ali", 2}, {"Ali ", 1}, {"Alice", 1}, {"أحمد", 2}, {"أحمد علي", 1}}},
+		{"Al", []NameCount{{"Al", 3}, {"Al\x01", 1}, {"Ali", 2}, {"Ali ", 1}, {"Alice", 1}}},
+		{"Ali", []NameCount{{"Ali", 2}, {"Ali ", 1}, {"Alice", 1}}},
+		{"Ali ", []NameCount{{"Ali ", 1}}},
+		{"أ", []NameCount{{"أحمد", 2}, {"أحمد علي", 1}}},
+		{"أحمد ", []NameCount{{"أحمد علي", 1}}},
+		{"\xd8", []NameCount{{"أحمد", 2}, {"أحمد علي", 1}}},
+		{"B", nil},
+		{"Alicia", nil},
+	} {
+		require.NoError(t, db.View(func(tx *bolt.Tx) error {
+			got, err := EntityNames(tx, c.prefix)
+			require.NoError(t, err)
+			require.Equal(t, c.want, got, "prefix %q", c.prefix)
+			return nil
+		}))
+	}
+}
+
+func TestCheckAndStrayEntities(t *testing.T) {
+	db := openTestDB(t)
+	addEntityDocs(t, db)
+	valid := func(seq uint64, event int, role Role, name string) bool {
+		evs, ok := entityDocs[seq]
+		if !ok || event >= len(evs) {
+			return false
+		}
+		switch role {
+		case RoleSubject:
+			return evs[event].Subject == name
+		case RoleObject:
+			return evs[event].Object == name
+		}
+		return false
+	}
+	state := func() (missing map[uint64]int, stray int) {
+		missing = map[uint64]int{}
+		require.NoError(t, db.View(func(tx *bolt.Tx) error {
+			for s, evs := range entityDocs {
+				n, err := CheckEntities(tx, s, evs)
+				require.NoError(t, err)
+				missing[s] = n
+			}
+			var err error
+			stray, err = StrayEntities(tx, valid)
+			return err
+		}))
+		return missing, stray
+	}
+	missing, stray := state()
+	require.Equal(t, map[uint64]int{1: 0, 3: 0, 64: 0, 300: 0}, missing)
+	require.Zero(t, stray)
+
+	require.NoError(t, db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketEntities)
+		if err := b.Delete(entityKey("Al", 3, 1, RoleObject)); err != nil {
+			return err
+		}
+		if err := b.Delete(entityKey("أحمد", 300, 0, RoleSubject)); err != nil {
+			return err
+		}
+		for _, k := range [][]byte{
+			entityKey("Al", 3, 1, RoleSubject+RoleObject), // bad role
+			entityKey("Ali", 3, 1, RoleSubject),           // wrong name
+			entityKey("Ali", 3, 7, RoleSubject),           // no such event
+			entityKey("Ali", 2, 0, RoleSubject),           // no such document
+			[]byte("no separator"),
+			append([]byte("short\x00"), 1, 2, 3),
+		} {
+			if err := b.Put(k, nil); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+	missing, stray = state()
+	require.Equal(t, map[uint64]int{1: 0, 3: 1, 64: 0, 300: 1}, missing)
+	require.Equal(t, 6, stray)
+
+	// Malformed keys stop Entity and EntityNames with an error, not a
+	// wrong answer.
+	require.NoError(t, db.View(func(tx *bolt.Tx) error {
+		_, err := Entity(tx, "short")
+		require.ErrorContains(t, err, "malformed entity key")
+		_, err = EntityNames(tx, "no")
+		require.ErrorContains(t, err, "malformed entity key")
+		refs, err := Entity(tx, "أحمد")
+		require.NoError(t, err)
+		require.Equal(t, []EntityRef{{1, 0, RoleObject}}, refs)
+		return nil
+	}))
+}
+
+func TestEntityKeyLayout(t *testing.T) {
+	k := entityKey("سعود", 0x0102030405060708, 0x0A0B0C0D, RoleObject)
+	name := []byte("سعود")
+	require.Equal(t, name, k[:len(name)])
+	require.Equal(t, byte(0), k[len(name)])
+	require.Equal(t, uint64(0x0102030405060708), binary.BigEndian.Uint64(k[len(name)+1:]))
+	require.Equal(t, uint32(0x0A0B0C0D), binary.BigEndian.Uint32(k[len(name)+9:]))
+	require.Equal(t, byte(RoleObject), k[len(k)-1])
+	require.Len(t, k, len(name)+14)
+}

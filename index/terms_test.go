@@ -1,0 +1,387 @@
+package index
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	bolt "go.etcd.io/bbolt"
+)
+
+// openTestDB opens a fresh bbolt file holding the index buckets.
+func openTestDB(t testing.TB) *bolt.DB {
+	t.Helper()
+	b, err := bolt.Open(filepath.Join(t.TempDir(), "index.db"), 0o600, &bolt.Options{NoSync: true})
+	require.NoError(t, err)
+	t.Cleanup(func() { b.Close() })
+	require.NoError(t, b.Update(CreateBuckets))
+	return b
+}
+
+func TestGramKeyLayout(t *testing.T) {
+	require.Equal(t, []byte{1, 2, 3, 4, 3, 0xAB, 0xCD, 0xEF}, gramKey(0x01020304, 3, 0xABCDEF))
+	require.Equal(t, []byte{0, 0, 0, 7, 2, 0xD8, 0xB9}, gramKey(7, 2, 0xD8B9))
+	require.Equal(t, []byte{0, 0, 0, 0, 1, 'a'}, gramKey(0, 1, 'a'))
+	for _, c := range []struct {
+		seq   uint64
+		group uint32
+		bit   uint64
+	}{{0, 0, 1}, {1, 0, 2}, {63, 0, 1 << 63}, {64, 1, 1}, {65, 1, 2}, {128, 2, 1}, {1000, 15, 1 << 40}} {
+		g, b := groupOf(c.seq)
+		require.Equal(t, c.group, g, "seq %d", c.seq)
+		require.Equal(t, c.bit, b, "seq %d", c.seq)
+	}
+}
+
+func TestTermGrams(t *testing.T) {
+	require.Equal(t, [][2]uint32{{1, 'a'}}, termGrams([]byte("a")))
+	require.Equal(t, [][2]uint32{{2, 0xD8B9}}, termGrams([]byte("ع")))
+	require.Equal(t, [][2]uint32{{3, 0xE282AC}}, termGrams([]byte("€")))
+	// Repeated trigrams are looked up once.
+	require.Equal(t, [][2]uint32{{3, 'a'<<16 | 'a'<<8 | 'a'}}, termGrams([]byte("aaaaa")))
+	require.Equal(t, [][2]uint32{{3, 'a'<<16 | 'b'<<8 | 'a'}, {3, 'b'<<16 | 'a'<<8 | 'b'}}, termGrams([]byte("ababa")))
+}
+
+// gramsOf is the reference gram set of a text: every 1-, 2- and 3-byte
+// substring.
+func gramsOf(src []byte) map[string]bool {
+	m := map[string]bool{}
+	for n := 1; n <= 3; n++ {
+		for i := 0; i+n <= len(src); i++ {
+			m[string(src[i:i+n])] = true
+		}
+	}
+	return m
+}
+
+// mayContain is the candidate rule spelled out: a document is a candidate
+// for a term when it holds the whole term (< 3 bytes) or every trigram.
+func mayContain(grams map[string]bool, term []byte) bool {
+	if len(term) < 3 {
+		return grams[string(term)]
+	}
+	for i := 0; i+3 <= len(term); i++ {
+		if !grams[string(term[i:i+3])] {
+			return false
+		}
+	}
+	return true
+}
+
+// pieces the random documents and terms are made of: ASCII, the bytes of
+// 2-, 3- and 4-byte UTF-8 sequences, and raw bytes (the index is bytewise).
+var randPieces = []string{
+	"a", "b", "c", "A", "l", "i", " ", ".", "\t", "\r", "\n", "\r\n",
+	"é", "ع", "ل", "ي", "€", "😀", "\xd8", "\xb9", "\x00", "\xff", "ab", "Ali", "علي",
+}
+
+func randBytes(r *rand.Rand, pieces int) []byte {
+	var b []byte
+	for range pieces {
+		b = append(b, randPieces[r.IntN(len(randPieces))]...)
+	}
+	return b
+}
+
+// TestCandidatesRandom adds random documents to several 64-document groups
+// (with gaps in the sequence numbers) and checks that Candidates returns
+// exactly the documents that hold every gram of some term: never fewer
+// (no document containing a term is missed) and no others.
+func TestCandidatesRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(6, 1))
+	db := openTestDB(t)
+	docs := map[uint64][]byte{}
+	const maxSeq = 200
+	for seq := uint64(1); seq <= maxSeq; seq++ {
+		if r.IntN(7) == 0 {
+			continue // a sequence number with no document
+		}
+		docs[seq] = randBytes(r, r.IntN(60))
+	}
+	// A few documents per transaction, in random order, as Reindex does.
+	seqs := make([]uint64, 0, len(docs))
+	for s := range docs {
+		seqs = append(seqs, s)
+	}
+	r.Shuffle(len(seqs), func(i, j int) { seqs[i], seqs[j] = seqs[j], seqs[i] })
+	for len(seqs) > 0 {
+		n := min(len(seqs), 1+r.IntN(20))
+		require.NoError(t, db.Update(func(tx *bolt.Tx) error {
+			for _, s := range seqs[:n] {
+				if err := AddTerms(tx, s, docs[s]); err != nil {
+					return err
+				}
+			}
+			return nil
+		}))
+		seqs = seqs[n:]
+	}
+	grams := map[uint64]map[string]bool{}
+	for s, src := range docs {
+		grams[s] = gramsOf(src)
+	}
+	var terms [][]byte
+	for range 3000 {
+		var term []byte
+		if r.IntN(2) == 0 {
+			term = randBytes(r, 1+r.IntN(3))
+		} else if src := docs[uint64(1+r.IntN(maxSeq))]; len(src) > 0 {
+			i := r.IntN(len(src))
+			term = src[i:min(len(src), i+1+r.IntN(6))]
+		} else {
+			term = []byte("zz")
+		}
+		terms = append(terms, term)
+	}
+	require.NoError(t, db.View(func(tx *bolt.Tx) error {
+		for k := 0; k < len(terms); {
+			set := terms[k:min(len(terms), k+1+r.IntN(4))]
+			k += len(set)
+			limit := uint64(maxSeq)
+			if r.IntN(5) == 0 {
+				limit = uint64(r.IntN(maxSeq + 10))
+			}
+			got, err := Candidates(tx, limit, set)
+			if err != nil {
+				return err
+			}
+			var want []uint64
+			for s := uint64(1); s <= limit; s++ {
+				g, ok := grams[s]
+				if !ok {
+					continue
+				}
+				for _, term := range set {
+					if mayContain(g, term) {
+						want = append(want, s)
+						break
+					}
+				}
+			}
+			require.Equal(t, want, got, "terms %q maxSeq %d", set, limit)
+			for s, src := range docs {
+				for _, term := range set {
+					if s <= limit && bytes.Contains(src, term) && !slices.Contains(got, s) {
+						t.Fatalf("document %d holds %q but is not a candidate of %q", s, term, set)
+					}
+				}
+			}
+		}
+		return nil
+	}))
+}
+
+// TestCandidatesShortTermsExact: a 1- or 2-byte term uses its own gram, so
+// its candidates are exactly the documents that contain it.
+func TestCandidatesShortTermsExact(t *testing.T) {
+	db := openTestDB(t)
+	docs := map[uint64]string{
+		1:  "Ali",
+		2:  "ع",     // D8 B9
+		3:  "\xd8x", // the lead byte alone
+		63: "a\r\nb",
+		64: "é",
+		65: "ab",
+		66: "",
+		70: "b\ra",
+	}
+	require.NoError(t, db.Update(func(tx *bolt.Tx) error {
+		for s, src := range docs {
+			if err := AddTerms(tx, s, []byte(src)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+	for _, c := range []struct {
+		term string
+		want []uint64
+	}{
+		{"a", []uint64{63, 65, 70}},
+		{"ab", []uint64{65}},
+		{"ba", nil},
+		{"\xd8", []uint64{2, 3}},
+		{"\xb9", []uint64{2}},
+		{"ع", []uint64{2}},
+		{"é", []uint64{64}},
+		{"\xa9", []uint64{64}},
+		{"\r", []uint64{63, 70}},
+		{"\r\n", []uint64{63}},
+		{"Ali", []uint64{1}},
+		{"Alice", nil},
+		{"\xd8x", []uint64{3}},
+	} {
+		require.NoError(t, db.View(func(tx *bolt.Tx) error {
+			got, err := Candidates(tx, 70, [][]byte{[]byte(c.term)})
+			require.NoError(t, err)
+			require.Equal(t, c.want, got, "term %q", c.term)
+			return nil
+		}))
+	}
+	// Several terms: the union, ascending, each document once.
+	require.NoError(t, db.View(func(tx *bolt.Tx) error {
+		got, err := Candidates(tx, 70, [][]byte{[]byte("b"), []byte("a"), []byte("b"), []byte("é")})
+		require.NoError(t, err)
+		require.Equal(t, []uint64{63, 64, 65, 70}, got)
+		// maxSeq cuts the documents issued later.
+		got, err = Candidates(tx, 64, [][]byte{[]byte("a"), []byte("é")})
+		require.NoError(t, err)
+		require.Equal(t, []uint64{63, 64}, got)
+		got, err = Candidates(tx, 0, [][]byte{[]byte("a")})
+		require.NoError(t, err)
+		require.Empty(t, got)
+		return nil
+	}))
+}
+
+// TestCandidatesIgnoresSeqZero: bit 0 of group 0 is no document (sequence
+// numbers start at 1) and is never returned.
+func TestCandidatesIgnoresSeqZero(t *testing.T) {
+	db := openTestDB(t)
+	require.NoError(t, db.Update(func(tx *bolt.Tx) error { return AddTerms(tx, 0, []byte("zero")) }))
+	require.NoError(t, db.View(func(tx *bolt.Tx) error {
+		got, err := Candidates(tx, 10, [][]byte{[]byte("zero")})
+		require.NoError(t, err)
+		require.Empty(t, got)
+		stray, err := StrayTermBits(tx, func(seq uint64) bool { return seq != 0 })
+		require.NoError(t, err)
+		require.Equal(t, len(gramsOf([]byte("zero"))), stray)
+		return nil
+	}))
+}
+
+func TestCheckTermsAndStrayBits(t *testing.T) {
+	db := openTestDB(t)
+	docs := map[uint64][]byte{5: []byte("Alice owes Bob"), 70: []byte("أحمد"), 71: []byte("Alice")}
+	require.NoError(t, db.Update(func(tx *bolt.Tx) error {
+		for s, src := range docs {
+			if err := AddTerms(tx, s, src); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+	known := func(seq uint64) bool { _, ok := docs[seq]; return ok }
+	check := func() (missing map[uint64]int, stray int) {
+		missing = map[uint64]int{}
+		require.NoError(t, db.View(func(tx *bolt.Tx) error {
+			for s, src := range docs {
+				n, err := CheckTerms(tx, s, src)
+				require.NoError(t, err)
+				missing[s] = n
+			}
+			var err error
+			stray, err = StrayTermBits(tx, known)
+			return err
+		}))
+		return missing, stray
+	}
+	missing, stray := check()
+	require.Equal(t, map[uint64]int{5: 0, 70: 0, 71: 0}, missing)
+	require.Zero(t, stray)
+
+	// Clear document 71's bit everywhere (it shares group 1 with 70).
+	_, bit71 := groupOf(71)
+	require.NoError(t, db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketGrams)
+		c := b.Cursor()
+		for k, v := c.First(); k != nil; k, v = c.Next() {
+			if binary.BigEndian.Uint32(k) != 1 {
+				continue
+			}
+			w := binary.LittleEndian.Uint64(v) &^ bit71
+			if err := b.Put(bytes.Clone(k), binary.LittleEndian.AppendUint64(nil, w)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+	missing, stray = check()
+	require.Equal(t, map[uint64]int{5: 0, 70: 0, 71: len(gramsOf(docs[71]))}, missing)
+	require.Zero(t, stray)
+	require.NoError(t, db.View(func(tx *bolt.Tx) error {
+		got, err := Candidates(tx, 71, [][]byte{[]byte("Alice")})
+		require.NoError(t, err)
+		require.Equal(t, []uint64{5}, got)
+		return nil
+	}))
+
+	// Bits of documents that do not exist, and a malformed value.
+	require.NoError(t, db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketGrams)
+		if err := AddTerms(tx, 200, []byte("xy")); err != nil { // 3 grams
+			return err
+		}
+		if err := b.Put(gramKey(0, 1, 'A'), binary.LittleEndian.AppendUint64(nil, 1<<5|1<<6)); err != nil { // seq 6 unknown
+			return err
+		}
+		return b.Put(gramKey(9, 3, 0x616263), []byte{1, 2, 3})
+	}))
+	_, stray = check()
+	require.Equal(t, 3+1+1, stray)
+
+	// DropBuckets empties the index.
+	require.NoError(t, db.Update(DropBuckets))
+	require.NoError(t, db.View(func(tx *bolt.Tx) error {
+		require.Zero(t, tx.Bucket(bucketGrams).Stats().KeyN)
+		require.Zero(t, tx.Bucket(bucketEntities).Stats().KeyN)
+		n, err := CheckTerms(tx, 5, docs[5])
+		require.NoError(t, err)
+		require.Equal(t, len(gramsOf(docs[5])), n)
+		return nil
+	}))
+}
+
+func TestMissingBuckets(t *testing.T) {
+	b, err := bolt.Open(filepath.Join(t.TempDir(), "empty.db"), 0o600, nil)
+	require.NoError(t, err)
+	defer b.Close()
+	require.NoError(t, b.Update(func(tx *bolt.Tx) error {
+		require.Error(t, AddTerms(tx, 1, []byte("x")))
+		require.Error(t, AddEntities(tx, 1, nil))
+		_, err := Candidates(tx, 1, [][]byte{[]byte("x")})
+		require.Error(t, err)
+		_, err = CheckTerms(tx, 1, nil)
+		require.Error(t, err)
+		_, err = StrayTermBits(tx, func(uint64) bool { return true })
+		require.Error(t, err)
+		_, err = Entity(tx, "x")
+		require.Error(t, err)
+		_, err = EntityNames(tx, "")
+		require.Error(t, err)
+		_, err = CheckEntities(tx, 1, nil)
+		require.Error(t, err)
+		_, err = StrayEntities(tx, nil)
+		require.Error(t, err)
+		return nil
+	}))
+}
+
+// TestGramSetEach: each visits every distinct gram once, by length then
+// gram value.
+func TestGramSetEach(t *testing.T) {
+	src := []byte("abcab\xd8\xb9\x00\xff")
+	set := newGramSet()
+	set.add(src)
+	var got []string
+	require.NoError(t, set.each(func(n int, gram uint32) error {
+		k := gramKey(0, n, gram)
+		got = append(got, string(k[5:]))
+		return nil
+	}))
+	var want []string
+	for g := range gramsOf(src) {
+		want = append(want, g)
+	}
+	slices.SortFunc(want, func(a, b string) int {
+		if len(a) != len(b) {
+			return len(a) - len(b)
+		}
+		return bytes.Compare([]byte(a), []byte(b))
+	})
+	require.Equal(t, want, got)
+}
