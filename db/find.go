@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"chronicle/engine/find"
+	bolt "go.etcd.io/bbolt"
 )
 
 // FindHit is one document's canonical find result in a cross-archive search.
@@ -43,12 +44,12 @@ func (a *Archive) Find(q *find.Query, limit int) ([]FindHit, error) {
 				if j >= len(docs) {
 					return
 				}
-				s, err := a.Load(docs[j])
+				src, err := a.searchSource(docs[j])
 				if err != nil {
 					errs[j] = err
 					continue
 				}
-				results[j] = q.Search(s.Source, s.Document)
+				results[j] = q.Search(src, docs[j].SHA256)
 			}
 		}()
 	}
@@ -73,4 +74,21 @@ func (a *Archive) Find(q *find.Query, limit int) ([]FindHit, error) {
 		hits = hits[:limit]
 	}
 	return hits, nil
+}
+
+// searchSource reads one document's source for Find: the whole source,
+// re-hashed with SHA-256 like every read, and the event table's digest
+// checked (damage anywhere in a document fails any read of it) without
+// decoding the events, which find does not use.
+func (a *Archive) searchSource(d *Document) ([]byte, error) {
+	var src []byte
+	err := a.bolt.View(func(tx *bolt.Tx) error {
+		if _, err := a.readEventTable(tx, d); err != nil {
+			return err
+		}
+		var err error
+		src, err = a.readSource(tx, d)
+		return err
+	})
+	return src, err
 }

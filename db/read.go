@@ -118,18 +118,28 @@ func (a *Archive) Document(doc Digest) (*Document, error) {
 	return d, err
 }
 
-// readEvents decompresses and checks a document's event table.
-func (a *Archive) readEvents(tx *bolt.Tx, d *Document) ([]byte, []engine.Event, error) {
+// readEventTable decompresses a document's event table and checks its
+// digest.
+func (a *Archive) readEventTable(tx *bolt.Tx, d *Document) ([]byte, error) {
 	frame := tx.Bucket(bucketEvents).Get(d.SHA256[:])
 	if frame == nil {
-		return nil, nil, fmt.Errorf("document %s (%s): %w: event table is missing", d.Label(), d.SHA256, ErrCorrupt)
+		return nil, fmt.Errorf("document %s (%s): %w: event table is missing", d.Label(), d.SHA256, ErrCorrupt)
 	}
 	table, err := a.dec.DecodeAll(frame, nil)
 	if err != nil {
-		return nil, nil, fmt.Errorf("document %s (%s): %w: event table: %v", d.Label(), d.SHA256, ErrCorrupt, err)
+		return nil, fmt.Errorf("document %s (%s): %w: event table: %v", d.Label(), d.SHA256, ErrCorrupt, err)
 	}
 	if Digest(sha256.Sum256(table)) != d.EventsSHA256 {
-		return nil, nil, fmt.Errorf("document %s (%s): %w: event table does not hash to its digest", d.Label(), d.SHA256, ErrCorrupt)
+		return nil, fmt.Errorf("document %s (%s): %w: event table does not hash to its digest", d.Label(), d.SHA256, ErrCorrupt)
+	}
+	return table, nil
+}
+
+// readEvents decompresses, checks and decodes a document's event table.
+func (a *Archive) readEvents(tx *bolt.Tx, d *Document) ([]byte, []engine.Event, error) {
+	table, err := a.readEventTable(tx, d)
+	if err != nil {
+		return nil, nil, err
 	}
 	events, err := engine.DecodeEventTable(table, d.EventCount, uint64(d.SourceSize))
 	if err != nil {
