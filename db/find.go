@@ -2,10 +2,11 @@ package db
 
 import (
 	"runtime"
-	"sort"
+	"slices"
 	"sync"
 
 	"chronicle/engine/find"
+	"chronicle/index"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -15,80 +16,186 @@ type FindHit struct {
 	Result *find.Result
 }
 
+// FindStats tells how much of the archive a Find touched.
+type FindStats struct {
+	Candidates int // documents the term index could not rule out
+	Searched   int // documents read and searched
+}
+
 // Find searches the whole archive: the term index selects the documents
 // that can match, each candidate is decompressed, re-hashed and searched
 // (in parallel, one document per core), and the documents with at least one
 // matching line are ranked by best matched_terms, then total matching lines,
-// then import order. limit <= 0 keeps them all. A document that fails to
-// read stops the search with its error: a corrupted document never yields a
-// partial answer.
+// then import order. limit <= 0 keeps them all.
+//
+// With limit > 0 the search stops early. The index bounds every candidate's
+// ranking key from above (see index.Bounds); candidates are searched best
+// bound first, and the search stops once limit documents are found whose
+// exact keys all rank before the next candidate's bound: no candidate left
+// can enter the first limit. The answer is that of the exhaustive search.
+//
+// A document that fails to read stops the search with its error: a
+// corrupted document never yields a partial answer.
 func (a *Archive) Find(q *find.Query, limit int) ([]FindHit, error) {
-	docs, err := a.Candidates(q.Terms())
-	if err != nil {
-		return nil, err
+	hits, _, err := a.FindWithStats(q, limit)
+	return hits, err
+}
+
+// rankKey is a document's place in the ranking: best matched_terms
+// descending, total_matching_lines descending, import order.
+type rankKey struct {
+	terms int
+	lines uint64
+	seq   uint64
+}
+
+// before reports whether k ranks strictly before o.
+func (k rankKey) before(o rankKey) bool {
+	if k.terms != o.terms {
+		return k.terms > o.terms
 	}
-	results := make([]*find.Result, len(docs))
-	errs := make([]error, len(docs))
-	var next sync.Mutex
-	i := 0
+	if k.lines != o.lines {
+		return k.lines > o.lines
+	}
+	return k.seq < o.seq
+}
+
+func boundKey(b index.Bound) rankKey { return rankKey{b.Terms, b.Lines, b.Seq} }
+
+func hitKey(h FindHit) rankKey {
+	return rankKey{h.Result.Matches[0].MatchedTerms, uint64(h.Result.TotalMatchingLines), h.Doc.Seq}
+}
+
+// FindWithStats is Find, also reporting the candidates and how many of them
+// were searched.
+func (a *Archive) FindWithStats(q *find.Query, limit int) ([]FindHit, FindStats, error) {
+	var cands []index.Bound
+	err := a.bolt.View(func(tx *bolt.Tx) error {
+		bounds, err := index.Bounds(tx, maxSeq(tx), q.Terms())
+		if err != nil {
+			return err
+		}
+		seqs := tx.Bucket(bucketSeqs)
+		for _, b := range bounds {
+			if seqs.Get(seqKey(b.Seq)) != nil { // else a stray bit; check reports it
+				cands = append(cands, b)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, FindStats{}, err
+	}
+	stats := FindStats{Candidates: len(cands)}
+	if limit > 0 {
+		slices.SortFunc(cands, func(x, y index.Bound) int {
+			if boundKey(x).before(boundKey(y)) {
+				return -1
+			}
+			return 1 // keys are distinct: sequence numbers are
+		})
+	}
+
+	var (
+		mu      sync.Mutex
+		next    int
+		hits    []FindHit
+		top     []rankKey // the best exact keys so far, best first, at most limit
+		errAt   = -1
+		firstEr error
+	)
+	// take returns the next candidate to search, or -1 when none is left or
+	// none left can rank among the first limit.
+	take := func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		if next >= len(cands) || errAt >= 0 {
+			return -1
+		}
+		if limit > 0 && len(top) == limit && top[limit-1].before(boundKey(cands[next])) {
+			return -1
+		}
+		next++
+		return next - 1
+	}
+	done := func(j int, h FindHit, err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		stats.Searched++
+		if err != nil {
+			if errAt < 0 || j < errAt {
+				errAt, firstEr = j, err
+			}
+			return
+		}
+		if h.Result.TotalMatchingLines == 0 {
+			return
+		}
+		hits = append(hits, h)
+		if limit > 0 {
+			k := hitKey(h)
+			i, _ := slices.BinarySearchFunc(top, k, func(x, y rankKey) int {
+				if x.before(y) {
+					return -1
+				}
+				return 1
+			})
+			if i < limit {
+				top = slices.Insert(top, i, k)
+				if len(top) > limit {
+					top = top[:limit]
+				}
+			}
+		}
+	}
 	var wg sync.WaitGroup
-	for w := 0; w < min(runtime.GOMAXPROCS(0), len(docs)); w++ {
+	for range min(runtime.GOMAXPROCS(0), len(cands)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for {
-				next.Lock()
-				j := i
-				i++
-				next.Unlock()
-				if j >= len(docs) {
-					return
-				}
-				src, err := a.searchSource(docs[j])
+			for j := take(); j >= 0; j = take() {
+				d, src, err := a.searchSource(cands[j].Seq)
 				if err != nil {
-					errs[j] = err
+					done(j, FindHit{}, err)
 					continue
 				}
-				results[j] = q.Search(src, docs[j].SHA256)
+				done(j, FindHit{Doc: d, Result: q.Search(src, d.SHA256)}, nil)
 			}
 		}()
 	}
 	wg.Wait()
-	var hits []FindHit
-	for j, d := range docs {
-		if errs[j] != nil {
-			return nil, errs[j]
-		}
-		if results[j].TotalMatchingLines > 0 {
-			hits = append(hits, FindHit{Doc: d, Result: results[j]})
-		}
+	if firstEr != nil {
+		return nil, stats, firstEr
 	}
-	sort.SliceStable(hits, func(x, y int) bool {
-		bx, by := hits[x].Result.Matches[0].MatchedTerms, hits[y].Result.Matches[0].MatchedTerms
-		if bx != by {
-			return bx > by
+	slices.SortFunc(hits, func(x, y FindHit) int {
+		if hitKey(x).before(hitKey(y)) {
+			return -1
 		}
-		return hits[x].Result.TotalMatchingLines > hits[y].Result.TotalMatchingLines
+		return 1
 	})
 	if limit > 0 && len(hits) > limit {
 		hits = hits[:limit]
 	}
-	return hits, nil
+	return hits, stats, nil
 }
 
-// searchSource reads one document's source for Find: the whole source,
-// re-hashed with SHA-256 like every read, and the event table's digest
-// checked (damage anywhere in a document fails any read of it) without
-// decoding the events, which find does not use.
-func (a *Archive) searchSource(d *Document) ([]byte, error) {
+// searchSource reads one document's record and source for Find: the whole
+// source, re-hashed with SHA-256 like every read, and the event table's
+// digest checked (damage anywhere in a document fails any read of it)
+// without decoding the events, which find does not use.
+func (a *Archive) searchSource(seq uint64) (*Document, []byte, error) {
+	var d *Document
 	var src []byte
 	err := a.bolt.View(func(tx *bolt.Tx) error {
+		var err error
+		if d, err = docBySeq(tx, seq); err != nil {
+			return err
+		}
 		if _, err := a.readEventTable(tx, d); err != nil {
 			return err
 		}
-		var err error
 		src, err = a.readSource(tx, d)
 		return err
 	})
-	return src, err
+	return d, src, err
 }

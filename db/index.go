@@ -183,8 +183,12 @@ func (a *Archive) checkIndex(docs []*Document) []Problem {
 				continue
 			}
 			bySeq[d.Seq] = events
-			if n, err := index.CheckTerms(tx, d.Seq, src); err != nil || n > 0 {
+			n, wrong, err := index.CheckTerms(tx, d.Seq, src)
+			if err != nil || n > 0 {
 				problems = append(problems, Problem{Doc: d.Label(), Detail: fmt.Sprintf("term index misses %d grams of the document (run `chronicle reindex`)%s", n, errSuffix(err))})
+			}
+			if wrong > 0 {
+				problems = append(problems, Problem{Doc: d.Label(), Detail: fmt.Sprintf("term index holds wrong line counts for %d grams of the document (run `chronicle reindex`)", wrong)})
 			}
 			if n, err := index.CheckEntities(tx, d.Seq, events); err != nil || n > 0 {
 				problems = append(problems, Problem{Doc: d.Label(), Detail: fmt.Sprintf("entity index misses %d entries of the document (run `chronicle reindex`)%s", n, errSuffix(err))})

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
@@ -553,11 +554,15 @@ func clearTermBits(seq uint64) func(tx *bolt.Tx) error {
 				continue
 			}
 			bit := uint64(1) << (seq % index.GroupSize)
-			w := binary.LittleEndian.Uint64(v)
+			w, counts, ok := index.DecodePosting(v)
+			if !ok {
+				return fmt.Errorf("malformed posting %x", k)
+			}
 			if w&bit == 0 {
 				continue
 			}
-			if err := b.Put(bytes.Clone(k), binary.LittleEndian.AppendUint64(nil, w&^bit)); err != nil {
+			i := bits.OnesCount64(w & (bit - 1))
+			if err := b.Put(bytes.Clone(k), index.EncodePosting(w&^bit, slices.Delete(counts, i, i+1))); err != nil {
 				return err
 			}
 			cleared++
@@ -678,10 +683,13 @@ func TestReindexAndCheck(t *testing.T) {
 			k := binary.BigEndian.AppendUint32(nil, uint32(ghost/index.GroupSize))
 			k = append(k, 3, 'A', 'l', 'i')
 			var w uint64
+			var counts []uint32
 			if v := b.Get(k); v != nil {
-				w = binary.LittleEndian.Uint64(v)
+				w, counts, _ = index.DecodePosting(v)
 			}
-			if err := b.Put(k, binary.LittleEndian.AppendUint64(nil, w|1<<(ghost%index.GroupSize))); err != nil {
+			bit := uint64(1) << (ghost % index.GroupSize)
+			i := bits.OnesCount64(w & (bit - 1))
+			if err := b.Put(k, index.EncodePosting(w|bit, slices.Insert(counts, i, 1))); err != nil {
 				return err
 			}
 		}

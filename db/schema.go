@@ -11,7 +11,7 @@ import (
 // SchemaVersion is the layout this package reads and writes. Older archives
 // are upgraded on open by the registered steps below, all in one write
 // transaction; newer ones are refused.
-const SchemaVersion = 3
+const SchemaVersion = 4
 
 // bucketOriginals keeps original V1/V2 receipt files imported beside their
 // stores (schema 2): document SHA-256 ‖ SHA-256 of the receipt bytes →
@@ -47,6 +47,8 @@ var Upgrades = []Upgrade{
 			}
 			return a.reindex(tx)
 		}},
+	{From: 3, Summary: "rebuild the term index with each document's line count of every gram",
+		Apply: func(a *Archive, tx *bolt.Tx) error { return a.reindex(tx) }},
 }
 
 // readSchema returns the archive's schema version, 0 for an empty file.

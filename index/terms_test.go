@@ -3,6 +3,7 @@ package index
 import (
 	"bytes"
 	"encoding/binary"
+	"math/bits"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
@@ -163,6 +164,17 @@ func TestCandidatesRandom(t *testing.T) {
 				}
 			}
 			require.Equal(t, want, got, "terms %q maxSeq %d", set, limit)
+			bounds, err := Bounds(tx, limit, set)
+			if err != nil {
+				return err
+			}
+			require.Len(t, bounds, len(got))
+			for i, b := range bounds {
+				require.Equal(t, got[i], b.Seq)
+				terms, lines := exactKey(docs[b.Seq], set)
+				require.GreaterOrEqual(t, b.Terms, terms, "terms %q document %d", set, b.Seq)
+				require.GreaterOrEqual(t, b.Lines, lines, "terms %q document %d", set, b.Seq)
+			}
 			for s, src := range docs {
 				for _, term := range set {
 					if s <= limit && bytes.Contains(src, term) && !slices.Contains(got, s) {
@@ -171,6 +183,58 @@ func TestCandidatesRandom(t *testing.T) {
 				}
 			}
 		}
+		return nil
+	}))
+}
+
+// exactKey is the find ranking key of src for terms, computed the long
+// way: the best line score and the number of lines scoring at least one,
+// over the LF-separated lines (a final CR kept, which can only raise both).
+func exactKey(src []byte, terms [][]byte) (best int, lines uint64) {
+	for _, line := range bytes.Split(src, []byte("\n")) {
+		score := 0
+		for _, t := range terms {
+			if bytes.Contains(line, t) {
+				score++
+			}
+		}
+		best = max(best, score)
+		if score > 0 {
+			lines++
+		}
+	}
+	return best, lines
+}
+
+// TestBoundsExactForShortTerms: for terms of at most three bytes the line
+// bound of one term is exact, and the LF count caps the sum.
+func TestBoundsExactForShortTerms(t *testing.T) {
+	db := openTestDB(t)
+	src := []byte("the cat\nthe the\nno\nxthe\n\nothe")
+	require.NoError(t, db.Update(func(tx *bolt.Tx) error { return AddTerms(tx, 1, src) }))
+	require.NoError(t, db.View(func(tx *bolt.Tx) error {
+		for _, c := range []struct {
+			terms []string
+			want  Bound
+		}{
+			{[]string{"the"}, Bound{1, 1, 4}},
+			{[]string{"o"}, Bound{1, 1, 2}},
+			{[]string{"the", "the"}, Bound{1, 2, 4}},
+			{[]string{"the", "t", "h", "e"}, Bound{1, 4, 6}}, // 5 LF: at most 6 lines
+			{[]string{"cat", "zz"}, Bound{1, 1, 1}},
+			{[]string{"othe"}, Bound{1, 1, 1}}, // the smaller of "oth" (1 line) and "the" (4)
+		} {
+			var terms [][]byte
+			for _, s := range c.terms {
+				terms = append(terms, []byte(s))
+			}
+			got, err := Bounds(tx, 1, terms)
+			require.NoError(t, err)
+			require.Equal(t, []Bound{c.want}, got, "terms %q", c.terms)
+		}
+		got, err := Bounds(tx, 1, [][]byte{[]byte("theo")}) // no "heo"
+		require.NoError(t, err)
+		require.Empty(t, got)
 		return nil
 	}))
 }
@@ -270,8 +334,9 @@ func TestCheckTermsAndStrayBits(t *testing.T) {
 		missing = map[uint64]int{}
 		require.NoError(t, db.View(func(tx *bolt.Tx) error {
 			for s, src := range docs {
-				n, err := CheckTerms(tx, s, src)
+				n, wrong, err := CheckTerms(tx, s, src)
 				require.NoError(t, err)
+				require.Zero(t, wrong)
 				missing[s] = n
 			}
 			var err error
@@ -293,8 +358,7 @@ func TestCheckTermsAndStrayBits(t *testing.T) {
 			if binary.BigEndian.Uint32(k) != 1 {
 				continue
 			}
-			w := binary.LittleEndian.Uint64(v) &^ bit71
-			if err := b.Put(bytes.Clone(k), binary.LittleEndian.AppendUint64(nil, w)); err != nil {
+			if err := b.Put(bytes.Clone(k), withoutBit(t, v, bit71)); err != nil {
 				return err
 			}
 		}
@@ -316,7 +380,7 @@ func TestCheckTermsAndStrayBits(t *testing.T) {
 		if err := AddTerms(tx, 200, []byte("xy")); err != nil { // 3 grams
 			return err
 		}
-		if err := b.Put(gramKey(0, 1, 'A'), binary.LittleEndian.AppendUint64(nil, 1<<5|1<<6)); err != nil { // seq 6 unknown
+		if err := b.Put(gramKey(0, 1, 'A'), withCount(b.Get(gramKey(0, 1, 'A')), 1<<6, 1)); err != nil { // seq 6 unknown
 			return err
 		}
 		return b.Put(gramKey(9, 3, 0x616263), []byte{1, 2, 3})
@@ -329,9 +393,10 @@ func TestCheckTermsAndStrayBits(t *testing.T) {
 	require.NoError(t, db.View(func(tx *bolt.Tx) error {
 		require.Zero(t, tx.Bucket(bucketGrams).Stats().KeyN)
 		require.Zero(t, tx.Bucket(bucketEntities).Stats().KeyN)
-		n, err := CheckTerms(tx, 5, docs[5])
+		n, wrong, err := CheckTerms(tx, 5, docs[5])
 		require.NoError(t, err)
 		require.Equal(t, len(gramsOf(docs[5])), n)
+		require.Zero(t, wrong)
 		return nil
 	}))
 }
@@ -345,7 +410,9 @@ func TestMissingBuckets(t *testing.T) {
 		require.Error(t, AddEntities(tx, 1, nil))
 		_, err := Candidates(tx, 1, [][]byte{[]byte("x")})
 		require.Error(t, err)
-		_, err = CheckTerms(tx, 1, nil)
+		_, _, err = CheckTerms(tx, 1, nil)
+		require.Error(t, err)
+		_, err = Bounds(tx, 1, [][]byte{[]byte("x")})
 		require.Error(t, err)
 		_, err = StrayTermBits(tx, func(uint64) bool { return true })
 		require.Error(t, err)
@@ -361,27 +428,148 @@ func TestMissingBuckets(t *testing.T) {
 	}))
 }
 
-// TestGramSetEach: each visits every distinct gram once, by length then
-// gram value.
-func TestGramSetEach(t *testing.T) {
-	src := []byte("abcab\xd8\xb9\x00\xff")
-	set := newGramSet()
-	set.add(src)
-	var got []string
-	require.NoError(t, set.each(func(n int, gram uint32) error {
-		k := gramKey(0, n, gram)
-		got = append(got, string(k[5:]))
-		return nil
-	}))
-	var want []string
-	for g := range gramsOf(src) {
-		want = append(want, g)
-	}
-	slices.SortFunc(want, func(a, b string) int {
-		if len(a) != len(b) {
-			return len(a) - len(b)
+// lineCountsOf is the reference line count of every gram of a text: the
+// number of LF-terminated lines (the LF included) in which the gram starts.
+func lineCountsOf(src []byte) map[string]uint32 {
+	m := map[string]uint32{}
+	start := 0
+	for start < len(src) {
+		end := bytes.IndexByte(src[start:], '\n') + 1
+		if end == 0 {
+			end = len(src) - start
 		}
-		return bytes.Compare([]byte(a), []byte(b))
-	})
-	require.Equal(t, want, got)
+		seen := map[string]bool{}
+		for n := 1; n <= 3; n++ {
+			for i := start; i < start+end && i+n <= len(src); i++ {
+				seen[string(src[i:i+n])] = true
+			}
+		}
+		for g := range seen {
+			m[g]++
+		}
+		start += end
+	}
+	return m
+}
+
+// TestGramCountsEach: each visits every distinct gram once, by length then
+// gram value, with the number of lines it starts in.
+func TestGramCountsEach(t *testing.T) {
+	r := rand.New(rand.NewPCG(6, 2))
+	srcs := [][]byte{
+		[]byte("abcab\xd8\xb9\x00\xff"), nil, []byte("\n"), []byte("\n\n\n"), []byte("ab\nab\nab"),
+		[]byte("the the\nthe\r\n\nxthe"), []byte("a\nb\nc"),
+	}
+	for range 200 {
+		srcs = append(srcs, randBytes(r, r.IntN(400)))
+	}
+	// Enough distinct trigrams to grow the hash table several times.
+	big := make([]byte, 200000)
+	for i := range big {
+		big[i] = byte(r.IntN(64)) + ' '
+		if r.IntN(50) == 0 {
+			big[i] = '\n'
+		}
+	}
+	srcs = append(srcs, big)
+	for _, src := range srcs {
+		var got []string
+		gotCounts := map[string]uint32{}
+		require.NoError(t, countGrams(src).each(func(n int, gram, lines uint32) error {
+			k := gramKey(0, n, gram)
+			got = append(got, string(k[5:]))
+			gotCounts[string(k[5:])] = lines
+			return nil
+		}))
+		var want []string
+		for g := range gramsOf(src) {
+			want = append(want, g)
+		}
+		slices.SortFunc(want, func(a, b string) int {
+			if len(a) != len(b) {
+				return len(a) - len(b)
+			}
+			return bytes.Compare([]byte(a), []byte(b))
+		})
+		if len(want) == 0 {
+			want = nil
+		}
+		require.Equal(t, want, got, "src %q", src)
+		wantCounts := lineCountsOf(src)
+		require.Equal(t, wantCounts, gotCounts, "src %q", src)
+	}
+}
+
+// withoutBit removes bit and its count from posting v.
+func withoutBit(t testing.TB, v []byte, bit uint64) []byte {
+	bm, counts, ok := DecodePosting(v)
+	require.True(t, ok)
+	if bm&bit != 0 {
+		i := bits.OnesCount64(bm & (bit - 1))
+		counts = slices.Delete(counts, i, i+1)
+	}
+	return EncodePosting(bm&^bit, counts)
+}
+
+// TestPostings: counts are inserted in bit order, replaced in place, and
+// malformed values are reported.
+func TestPostings(t *testing.T) {
+	r := rand.New(rand.NewPCG(6, 3))
+	for range 500 {
+		want := map[int]uint32{}
+		var v []byte
+		for range 1 + r.IntN(80) {
+			bit := r.IntN(64)
+			c := uint32(r.IntN(3)) << (7 * r.IntN(5))
+			want[bit] = c
+			v = withCount(v, 1<<bit, c)
+		}
+		bm, counts, ok := DecodePosting(v)
+		require.True(t, ok)
+		require.Equal(t, len(want), bits.OnesCount64(bm))
+		i := 0
+		for bit := range 64 {
+			c, ok := postingCount(v, 1<<bit)
+			w, in := want[bit]
+			require.Equal(t, in, ok)
+			require.Equal(t, w, c)
+			if in {
+				require.Equal(t, w, counts[i])
+				i++
+			}
+		}
+		require.Equal(t, v, EncodePosting(bm, counts))
+	}
+	for _, bad := range [][]byte{nil, {1, 2, 3}, EncodePosting(3, []uint32{1}), append(EncodePosting(1, []uint32{1}), 0), {1, 0, 0, 0, 0, 0, 0, 0, 0x80}} {
+		_, _, ok := DecodePosting(bad)
+		require.False(t, ok, "%x", bad)
+	}
+	// A malformed value is replaced, never extended.
+	require.Equal(t, EncodePosting(4, []uint32{9}), withCount([]byte{1, 2}, 4, 9))
+}
+
+// TestCheckTermsCounts: a lowered or raised line count is reported.
+func TestCheckTermsCounts(t *testing.T) {
+	db := openTestDB(t)
+	src := []byte("Alice paid\nAlice owes\nBob\n")
+	require.NoError(t, db.Update(func(tx *bolt.Tx) error {
+		if err := AddTerms(tx, 3, []byte("Alice")); err != nil {
+			return err
+		}
+		return AddTerms(tx, 5, src)
+	}))
+	for _, c := range []uint32{1, 3, 0} {
+		require.NoError(t, db.Update(func(tx *bolt.Tx) error {
+			b := tx.Bucket(bucketGrams)
+			k := gramKey(0, 3, 'l'<<16|'i'<<8|'c')
+			return b.Put(k, withCount(b.Get(k), 1<<5, c))
+		}))
+		require.NoError(t, db.View(func(tx *bolt.Tx) error {
+			missing, wrong, err := CheckTerms(tx, 5, src)
+			require.NoError(t, err)
+			require.Zero(t, missing)
+			require.Equal(t, 1, wrong, "count %d", c)
+			return nil
+		}))
+	}
 }
