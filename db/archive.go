@@ -46,6 +46,7 @@ type Archive struct {
 	// UpgradedFrom is the schema version the archive had before Open
 	// upgraded it (0 when no upgrade ran).
 	UpgradedFrom int
+	reindexed    bool // an upgrade step already rebuilt the indexes
 	enc          *zstd.Encoder
 	dec          *zstd.Decoder
 }

@@ -1,6 +1,7 @@
 package db
 
 import (
+	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
 
@@ -17,7 +18,7 @@ func indexDocument(tx *bolt.Tx, seq uint64, src []byte, events []engine.Event) e
 	if err := index.AddTerms(tx, seq, src); err != nil {
 		return err
 	}
-	return index.AddEntities(tx, seq, events)
+	return index.AddEntities(tx, seq, events, src)
 }
 
 // maxSeq is the highest document sequence number issued.
@@ -103,45 +104,52 @@ type EntityHit struct {
 }
 
 // Entity returns every event whose subject or object is exactly name, in
-// import then source order. Only the chunks holding the evidence spans are
-// decompressed, and each span is re-hashed.
+// import then source order. It reads the entity index alone: each entry
+// keeps its evidence span, which is re-hashed against the span digest kept
+// with it, and the event is re-derived from the span with the document's
+// grammar (engine.ExtractLine), so the answer is the stored event without
+// decompressing any document. An entry that does not re-derive to an event
+// naming name in that role is corruption.
 func (a *Archive) Entity(name string) ([]EntityHit, error) {
 	var out []EntityHit
 	err := a.bolt.View(func(tx *bolt.Tx) error {
-		refs, err := index.Entity(tx, name)
+		entries, err := index.EntitySpans(tx, name)
 		if err != nil {
 			return err
 		}
 		docs := map[uint64]*Document{}
-		events := map[uint64][]engine.Event{}
-		for _, r := range refs {
+		for _, en := range entries {
+			r, sp := en.Ref, en.Span
 			d, ok := docs[r.Seq]
 			if !ok {
 				if d, err = docBySeq(tx, r.Seq); err != nil {
 					return err
 				}
 				docs[r.Seq] = d
-				if _, events[r.Seq], err = a.readEvents(tx, d); err != nil {
-					return err
-				}
 			}
-			evs := events[r.Seq]
-			if r.Event >= len(evs) {
-				return fmt.Errorf("document %s (%s): %w: entity index names event %d of %d", d.Label(), d.SHA256, ErrCorrupt, r.Event+1, len(evs))
+			corrupt := func(why string) error {
+				return fmt.Errorf("document %s (%s): %w: entity index entry for event %d (line %d) %s",
+					d.Label(), d.SHA256, ErrCorrupt, r.Event+1, sp.Line, why)
 			}
-			e := evs[r.Event]
+			if en.Malformed {
+				return corrupt("is malformed")
+			}
+			if sha256.Sum256(sp.Text) != sp.SpanHash || sp.ByteStart+uint64(len(sp.Text)) > uint64(d.SourceSize) || sp.Line == 0 {
+				return corrupt("does not hash to its span digest")
+			}
+			profile := engine.ProfileV2
+			if d.Version == 1 {
+				profile = engine.ProfileV1
+			}
+			e, ok, err := engine.ExtractLine(d.SHA256, int(sp.Line), int(sp.ByteStart), sp.Text, profile)
 			field := e.Subject
 			if r.Role == index.RoleObject {
 				field = e.Object
 			}
-			if field != name {
-				return fmt.Errorf("document %s (%s): %w: entity index disagrees with event %d", d.Label(), d.SHA256, ErrCorrupt, r.Event+1)
+			if err != nil || !ok || field != name || (r.Role != index.RoleSubject && r.Role != index.RoleObject) {
+				return corrupt("does not re-derive to an event naming it")
 			}
-			span, err := a.readSpan(tx, d, e.ByteStart, e.ByteEnd, e.SpanHash)
-			if err != nil {
-				return err
-			}
-			out = append(out, EntityHit{Doc: d, Event: e, Index: r.Event, Role: r.Role, Text: span})
+			out = append(out, EntityHit{Doc: d, Event: e, Index: r.Event, Role: r.Role, Text: sp.Text})
 		}
 		return nil
 	})
@@ -190,7 +198,7 @@ func (a *Archive) checkIndex(docs []*Document) []Problem {
 			if wrong > 0 {
 				problems = append(problems, Problem{Doc: d.Label(), Detail: fmt.Sprintf("term index holds wrong line counts for %d grams of the document (run `chronicle reindex`)", wrong)})
 			}
-			if n, err := index.CheckEntities(tx, d.Seq, events); err != nil || n > 0 {
+			if n, err := index.CheckEntities(tx, d.Seq, events, src); err != nil || n > 0 {
 				problems = append(problems, Problem{Doc: d.Label(), Detail: fmt.Sprintf("entity index misses %d entries of the document (run `chronicle reindex`)%s", n, errSuffix(err))})
 			}
 		}

@@ -11,7 +11,7 @@ import (
 // SchemaVersion is the layout this package reads and writes. Older archives
 // are upgraded on open by the registered steps below, all in one write
 // transaction; newer ones are refused.
-const SchemaVersion = 4
+const SchemaVersion = 5
 
 // bucketOriginals keeps original V1/V2 receipt files imported beside their
 // stores (schema 2): document SHA-256 ‖ SHA-256 of the receipt bytes →
@@ -45,10 +45,23 @@ var Upgrades = []Upgrade{
 			if _, err := tx.CreateBucketIfNotExists(bucketSeqs); err != nil {
 				return err
 			}
-			return a.reindex(tx)
+			return a.reindexOnce(tx)
 		}},
 	{From: 3, Summary: "rebuild the term index with each document's line count of every gram",
-		Apply: func(a *Archive, tx *bolt.Tx) error { return a.reindex(tx) }},
+		Apply: func(a *Archive, tx *bolt.Tx) error { return a.reindexOnce(tx) }},
+	{From: 4, Summary: "keep each event's evidence span in the entity index, so lookups read no document",
+		Apply: func(a *Archive, tx *bolt.Tx) error { return a.reindexOnce(tx) }},
+}
+
+// reindexOnce rebuilds the indexes at most once per upgrade: every
+// reindexing step leaves the current index layout, so later steps of the
+// same upgrade have nothing left to do.
+func (a *Archive) reindexOnce(tx *bolt.Tx) error {
+	if a.reindexed {
+		return nil
+	}
+	a.reindexed = true
+	return a.reindex(tx)
 }
 
 // readSchema returns the archive's schema version, 0 for an empty file.

@@ -39,22 +39,15 @@ func Extract(src []byte, doc [32]byte, profile Profile) ([]Event, error) {
 	}
 	var events []Event
 	err := ForEachLine(src, func(line Line) error {
-		f, ok, err := parseLine(line.Text, profile)
-		if err != nil {
-			return lineError(line, err)
-		}
-		if !ok {
-			return nil
-		}
-		if len(line.Text) > MaxSpanLen {
-			return &ExtractError{Line: line.Number, Offset: line.Start, Err: ErrSpanTooLong,
-				Detail: fmt.Sprintf("event span is %d bytes, the limit is %d", len(line.Text), MaxSpanLen)}
+		e, ok, err := ExtractLine(doc, line.Number, line.Start, line.Text, profile)
+		if err != nil || !ok {
+			return err
 		}
 		if len(events) >= MaxEvents {
 			return &ExtractError{Line: line.Number, Offset: line.Start, Err: ErrTooManyEvents,
 				Detail: fmt.Sprintf("event %d exceeds the limit of %d events", len(events)+1, MaxEvents)}
 		}
-		events = append(events, newEvent(&doc, line, f))
+		events = append(events, e)
 		return nil
 	})
 	if err != nil {
@@ -100,4 +93,24 @@ func parseLine(text []byte, profile Profile) (fields, bool, error) {
 		return f, ok, err
 	}
 	return parseLiteral(text)
+}
+
+// ExtractLine re-derives the event of one physical line exactly as Extract
+// does for it: text is the line without LF and CR, number its 1-based line
+// number and start its absolute offset. ok is false for prose. The archive
+// uses it to rebuild an event from its evidence span alone.
+func ExtractLine(doc [32]byte, number int, start int, text []byte, profile Profile) (e Event, ok bool, err error) {
+	line := Line{Number: number, Start: start, End: start + len(text), Text: text}
+	f, ok, err := parseLine(text, profile)
+	if err != nil {
+		return Event{}, false, lineError(line, err)
+	}
+	if !ok {
+		return Event{}, false, nil
+	}
+	if len(text) > MaxSpanLen {
+		return Event{}, false, &ExtractError{Line: number, Offset: start, Err: ErrSpanTooLong,
+			Detail: fmt.Sprintf("event span is %d bytes, the limit is %d", len(text), MaxSpanLen)}
+	}
+	return newEvent(&doc, line, f), true, nil
 }

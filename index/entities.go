@@ -41,20 +41,57 @@ func entityKey(name string, seq uint64, event int, role Role) []byte {
 	return append(k, byte(role))
 }
 
-// AddEntities records the subject and object of every event of document seq.
-func AddEntities(tx *bolt.Tx, seq uint64, events []engine.Event) error {
+// AddEntities records the subject and object of every event of document
+// seq. Each entry's value keeps what the event was extracted from (line
+// number, byte_start, span digest and span bytes: EntitySpan), so a lookup
+// can re-derive the whole event from the index alone (engine.ExtractLine)
+// without decompressing the document. src is the document's source.
+func AddEntities(tx *bolt.Tx, seq uint64, events []engine.Event, src []byte) error {
 	b := tx.Bucket(bucketEntities)
 	if b == nil {
 		return fmt.Errorf("index: %s bucket missing", bucketEntities)
 	}
 	for i := range events {
-		for _, e := range entityKeys(seq, i, &events[i]) {
-			if err := b.Put(e, nil); err != nil {
+		v, err := entityValue(&events[i], src)
+		if err != nil {
+			return err
+		}
+		for _, k := range entityKeys(seq, i, &events[i]) {
+			if err := b.Put(k, v); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// entityValue is line (u64 BE) ‖ byte_start (u64 BE) ‖ span SHA-256 ‖ span.
+func entityValue(e *engine.Event, src []byte) ([]byte, error) {
+	if e.ByteStart > e.ByteEnd || e.ByteEnd > uint64(len(src)) {
+		return nil, fmt.Errorf("index: event span %d..%d outside the %d-byte source", e.ByteStart, e.ByteEnd, len(src))
+	}
+	v := make([]byte, 0, 48+e.ByteEnd-e.ByteStart)
+	v = binary.BigEndian.AppendUint64(v, e.LineStart)
+	v = binary.BigEndian.AppendUint64(v, e.ByteStart)
+	v = append(v, e.SpanHash[:]...)
+	return append(v, src[e.ByteStart:e.ByteEnd]...), nil
+}
+
+// EntitySpan is what an entity entry keeps of its event.
+type EntitySpan struct {
+	Line      uint64
+	ByteStart uint64
+	SpanHash  [32]byte
+	Text      []byte
+}
+
+func decodeEntityValue(v []byte) (EntitySpan, bool) {
+	if len(v) < 48 {
+		return EntitySpan{}, false
+	}
+	sp := EntitySpan{Line: binary.BigEndian.Uint64(v), ByteStart: binary.BigEndian.Uint64(v[8:]), Text: bytes.Clone(v[48:])}
+	copy(sp.SpanHash[:], v[16:48])
+	return sp, true
 }
 
 func entityKeys(seq uint64, i int, e *engine.Event) [][]byte {
@@ -64,23 +101,47 @@ func entityKeys(seq uint64, i int, e *engine.Event) [][]byte {
 // Entity returns every event whose subject or object is exactly name, in
 // document sequence then source order.
 func Entity(tx *bolt.Tx, name string) ([]EntityRef, error) {
+	entries, err := EntitySpans(tx, name)
+	refs := make([]EntityRef, len(entries))
+	for i, e := range entries {
+		refs[i] = e.Ref
+	}
+	if len(refs) == 0 {
+		refs = nil
+	}
+	return refs, err
+}
+
+// EntityEntry is one entity entry: which event, and what it was extracted
+// from. Malformed marks a value that does not decode (corruption the caller
+// reports with the document it belongs to).
+type EntityEntry struct {
+	Ref       EntityRef
+	Span      EntitySpan
+	Malformed bool
+}
+
+// EntitySpans is Entity with each entry's kept span.
+func EntitySpans(tx *bolt.Tx, name string) ([]EntityEntry, error) {
 	b := tx.Bucket(bucketEntities)
 	if b == nil {
 		return nil, fmt.Errorf("index: %s bucket missing", bucketEntities)
 	}
 	prefix := append([]byte(name), 0)
-	var out []EntityRef
+	var out []EntityEntry
 	c := b.Cursor()
-	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
 		rest := k[len(prefix):]
 		if len(rest) != 13 {
 			return nil, fmt.Errorf("index: malformed entity key %q", k)
 		}
-		out = append(out, EntityRef{
+		ref := EntityRef{
 			Seq:   binary.BigEndian.Uint64(rest),
 			Event: int(binary.BigEndian.Uint32(rest[8:])),
 			Role:  Role(rest[12]),
-		})
+		}
+		span, ok := decodeEntityValue(v)
+		out = append(out, EntityEntry{Ref: ref, Span: span, Malformed: !ok})
 	}
 	return out, nil
 }
@@ -120,16 +181,20 @@ func EntityNames(tx *bolt.Tx, prefix string) ([]NameCount, error) {
 	return out, nil
 }
 
-// CheckEntities counts the entity keys of document seq's events that are
-// missing from the index.
-func CheckEntities(tx *bolt.Tx, seq uint64, events []engine.Event) (missing int, err error) {
+// CheckEntities counts the entity entries of document seq's events that are
+// missing from the index or do not keep exactly the event's span.
+func CheckEntities(tx *bolt.Tx, seq uint64, events []engine.Event, src []byte) (missing int, err error) {
 	b := tx.Bucket(bucketEntities)
 	if b == nil {
 		return 0, fmt.Errorf("index: %s bucket missing", bucketEntities)
 	}
 	for i := range events {
+		want, err := entityValue(&events[i], src)
+		if err != nil {
+			return 0, err
+		}
 		for _, k := range entityKeys(seq, i, &events[i]) {
-			if b.Get(k) == nil {
+			if !bytes.Equal(b.Get(k), want) {
 				missing++
 			}
 		}

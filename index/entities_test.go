@@ -28,7 +28,7 @@ func addEntityDocs(t *testing.T, db *bolt.DB) {
 	t.Helper()
 	require.NoError(t, db.Update(func(tx *bolt.Tx) error {
 		for _, s := range []uint64{300, 3, 64, 1} {
-			if err := AddEntities(tx, s, entityDocs[s]); err != nil {
+			if err := AddEntities(tx, s, entityDocs[s], nil); err != nil {
 				return err
 			}
 		}
@@ -113,7 +113,7 @@ func TestCheckAndStrayEntities(t *testing.T) {
 		missing = map[uint64]int{}
 		require.NoError(t, db.View(func(tx *bolt.Tx) error {
 			for s, evs := range entityDocs {
-				n, err := CheckEntities(tx, s, evs)
+				n, err := CheckEntities(tx, s, evs, nil)
 				require.NoError(t, err)
 				missing[s] = n
 			}
