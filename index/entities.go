@@ -42,27 +42,36 @@ func entityKey(name string, seq uint64, event int, role Role) []byte {
 }
 
 // AddEntities records the subject and object of every event of document
-// seq. Each entry's value keeps what the event was extracted from (line
-// number, byte_start, span digest and span bytes: EntitySpan), so a lookup
-// can re-derive the whole event from the index alone (engine.ExtractLine)
+// seq, and keeps what each event was extracted from (line number,
+// byte_start, span digest and span bytes: EntitySpan) so that a lookup can
+// re-derive the whole event from the index alone (engine.ExtractLine)
 // without decompressing the document. src is the document's source.
 func AddEntities(tx *bolt.Tx, seq uint64, events []engine.Event, src []byte) error {
-	b := tx.Bucket(bucketEntities)
-	if b == nil {
-		return fmt.Errorf("index: %s bucket missing", bucketEntities)
+	b, spans := tx.Bucket(bucketEntities), tx.Bucket(bucketSpans)
+	if b == nil || spans == nil {
+		return fmt.Errorf("index: %s or %s bucket missing", bucketEntities, bucketSpans)
 	}
 	for i := range events {
 		v, err := entityValue(&events[i], src)
 		if err != nil {
 			return err
 		}
+		// One kept span per event, shared by its subject and object entries.
+		if err := spans.Put(spanKey(seq, i), v); err != nil {
+			return err
+		}
 		for _, k := range entityKeys(seq, i, &events[i]) {
-			if err := b.Put(k, v); err != nil {
+			if err := b.Put(k, nil); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// spanKey is seq (u64 BE) ‖ event index (u32 BE).
+func spanKey(seq uint64, event int) []byte {
+	return binary.BigEndian.AppendUint32(binary.BigEndian.AppendUint64(make([]byte, 0, 12), seq), uint32(event))
 }
 
 // entityValue is line (u64 BE) ‖ byte_start (u64 BE) ‖ span SHA-256 ‖ span.
@@ -123,14 +132,14 @@ type EntityEntry struct {
 
 // EntitySpans is Entity with each entry's kept span.
 func EntitySpans(tx *bolt.Tx, name string) ([]EntityEntry, error) {
-	b := tx.Bucket(bucketEntities)
-	if b == nil {
-		return nil, fmt.Errorf("index: %s bucket missing", bucketEntities)
+	b, spans := tx.Bucket(bucketEntities), tx.Bucket(bucketSpans)
+	if b == nil || spans == nil {
+		return nil, fmt.Errorf("index: %s or %s bucket missing", bucketEntities, bucketSpans)
 	}
 	prefix := append([]byte(name), 0)
 	var out []EntityEntry
 	c := b.Cursor()
-	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
 		rest := k[len(prefix):]
 		if len(rest) != 13 {
 			return nil, fmt.Errorf("index: malformed entity key %q", k)
@@ -140,7 +149,7 @@ func EntitySpans(tx *bolt.Tx, name string) ([]EntityEntry, error) {
 			Event: int(binary.BigEndian.Uint32(rest[8:])),
 			Role:  Role(rest[12]),
 		}
-		span, ok := decodeEntityValue(v)
+		span, ok := decodeEntityValue(spans.Get(spanKey(ref.Seq, ref.Event)))
 		out = append(out, EntityEntry{Ref: ref, Span: span, Malformed: !ok})
 	}
 	return out, nil
@@ -182,19 +191,22 @@ func EntityNames(tx *bolt.Tx, prefix string) ([]NameCount, error) {
 }
 
 // CheckEntities counts the entity entries of document seq's events that are
-// missing from the index or do not keep exactly the event's span.
+// missing from the index, and kept spans that differ from the event's.
 func CheckEntities(tx *bolt.Tx, seq uint64, events []engine.Event, src []byte) (missing int, err error) {
-	b := tx.Bucket(bucketEntities)
-	if b == nil {
-		return 0, fmt.Errorf("index: %s bucket missing", bucketEntities)
+	b, spans := tx.Bucket(bucketEntities), tx.Bucket(bucketSpans)
+	if b == nil || spans == nil {
+		return 0, fmt.Errorf("index: %s or %s bucket missing", bucketEntities, bucketSpans)
 	}
 	for i := range events {
 		want, err := entityValue(&events[i], src)
 		if err != nil {
 			return 0, err
 		}
+		if !bytes.Equal(spans.Get(spanKey(seq, i)), want) {
+			missing++
+		}
 		for _, k := range entityKeys(seq, i, &events[i]) {
-			if !bytes.Equal(b.Get(k), want) {
+			if b.Get(k) == nil {
 				missing++
 			}
 		}

@@ -17,10 +17,11 @@ const GroupSize = 64
 var (
 	bucketGrams    = []byte("grams")
 	bucketEntities = []byte("entities")
+	bucketSpans    = []byte("spans")
 )
 
 // Buckets lists the buckets the index owns.
-var Buckets = [][]byte{bucketGrams, bucketEntities}
+var Buckets = [][]byte{bucketGrams, bucketEntities, bucketSpans}
 
 // CreateBuckets creates the index buckets if they are missing.
 func CreateBuckets(tx *bolt.Tx) error {
