@@ -67,12 +67,7 @@ func entityJSON(h *db.EntityHit) []byte {
 	j.Str(other)
 	j.Key("amount", false)
 	if e.AmountPresent {
-		j.Raw("{")
-		j.Key("num", true)
-		j.Int(e.Amount.Num)
-		j.Key("den", false)
-		j.Int(e.Amount.Den)
-		j.Raw("}")
+		j.Fraction(e.Amount.Num, e.Amount.Den)
 	} else {
 		j.Raw("null")
 	}

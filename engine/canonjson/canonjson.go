@@ -72,3 +72,13 @@ func (j *Buf) Digest(d [32]byte) {
 	j.b = hex.AppendEncode(j.b, d[:])
 	j.b = append(j.b, '"')
 }
+
+// Fraction appends {"num":N,"den":D}, the exact amounts of SPEC 5.1.
+func (j *Buf) Fraction(num, den int64) {
+	j.Raw("{")
+	j.Key("num", true)
+	j.Int(num)
+	j.Key("den", false)
+	j.Int(den)
+	j.Raw("}")
+}

@@ -36,6 +36,8 @@ func TestObjectLayout(t *testing.T) {
 	j.Uint(18446744073709551615)
 	j.Key("d", false)
 	j.Digest([32]byte{0xab, 0x01})
+	j.Key("f", false)
+	j.Fraction(3, 4)
 	j.Raw("}")
-	require.Equal(t, `{"n":-3,"u":18446744073709551615,"d":"ab01000000000000000000000000000000000000000000000000000000000000"}`, string(j.Bytes()))
+	require.Equal(t, `{"n":-3,"u":18446744073709551615,"d":"ab01000000000000000000000000000000000000000000000000000000000000","f":{"num":3,"den":4}}`, string(j.Bytes()))
 }

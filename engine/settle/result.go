@@ -132,12 +132,7 @@ func (s *Settlement) JSON() []byte {
 		j.Raw("}")
 	}
 	j.Key("settled", false)
-	j.Raw("{")
-	j.Key("num", true)
-	j.Int(s.Settled.Num)
-	j.Key("den", false)
-	j.Int(s.Settled.Den)
-	j.Raw("}")
+	j.Fraction(s.Settled.Num, s.Settled.Den)
 	j.Key("limits", false)
 	j.Str(LimitsSettlement)
 	j.Key("evidence", false)
