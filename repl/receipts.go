@@ -173,7 +173,7 @@ func runExport(x *ctx) error {
 	}
 	dir := x.p.args[1]
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("export: %w", err)
+		return err
 	}
 	base := filepath.Base(d.Label())
 	storePath := dir + "/" + base + ".chronicle"
@@ -181,7 +181,7 @@ func runExport(x *ctx) error {
 		storePath = dir + base + ".chronicle"
 	}
 	if !engine.ValidTextString(storePath) || len(storePath) > receipt.MaxPathLen {
-		return fmt.Errorf("export: store path %q cannot be recorded in a receipt (UTF-8, at most %d bytes)", storePath, receipt.MaxPathLen)
+		return fmt.Errorf("store path %q cannot be recorded in a receipt (UTF-8, at most %d bytes)", storePath, receipt.MaxPathLen)
 	}
 	rec, err := receipt.New(receipt.KindIngest, storePath, "", storeBytes, s.Version, s.Document, nil)
 	if err != nil {
@@ -190,14 +190,14 @@ func runExport(x *ctx) error {
 	if err := fileio.CreateExclusive(storePath, storeBytes); err != nil {
 		if errors.Is(err, os.ErrExist) {
 			if existing, rerr := fileio.ReadLimited(storePath, int64(len(storeBytes))); rerr != nil || string(existing) != string(storeBytes) {
-				return fmt.Errorf("export: %s already exists with other content; nothing was overwritten", storePath)
+				return fmt.Errorf("%s already exists with other content; nothing was overwritten", storePath)
 			}
 		} else {
-			return fmt.Errorf("export: %w", err)
+			return err
 		}
 	}
 	if err := fileio.WriteOnce(storePath+".receipt", rec.Encode()); err != nil {
-		return fmt.Errorf("export: %w", err)
+		return err
 	}
 	fmt.Fprintf(x.out(), "store=%s\nreceipt=%s.receipt\n", storePath, storePath)
 	return nil
