@@ -1,7 +1,9 @@
 package db
 
 import (
+	"fmt"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"sync"
 
@@ -182,8 +184,20 @@ func (a *Archive) FindWithStats(q *find.Query, limit int) ([]FindHit, FindStats,
 // searchSource reads one document's record and source for Find: the whole
 // source, re-hashed with SHA-256 like every read, and the event table's
 // digest checked (damage anywhere in a document fails any read of it)
-// without decoding the events, which find does not use.
-func (a *Archive) searchSource(seq uint64) (*Document, []byte, error) {
+// without decoding the events, which find does not use. It runs on a
+// worker goroutine, so a panic from a damaged bbolt page becomes an error
+// here (the caller's recover cannot see it).
+func (a *Archive) searchSource(seq uint64) (d *Document, src []byte, err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			d, src, err = nil, nil, fmt.Errorf("document #%d: %w: reading it failed: %v", seq, ErrCorrupt, r)
+		}
+	}()
+	return a.searchSourceIn(seq)
+}
+
+func (a *Archive) searchSourceIn(seq uint64) (*Document, []byte, error) {
 	var d *Document
 	var src []byte
 	err := a.bolt.View(func(tx *bolt.Tx) error {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"strings"
 
@@ -147,7 +148,27 @@ func (c *command) exec(env *Env, args []string) error {
 			x.archive.Close()
 		}
 	}()
-	return c.run(x)
+	return runGuarded(x)
+}
+
+// runGuarded runs the command and turns a panic into an error. bbolt does
+// not checksum its pages: a damaged page can make it index out of range
+// instead of returning an error, and the user must get one line naming the
+// archive, not a stack trace (and a REPL session must survive it).
+func runGuarded(x *ctx) (err error) {
+	// The archive is memory-mapped: a damaged page can point bbolt outside
+	// the mapping, which must become a panic (recovered below), not a crash.
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			hint := "`chronicle check` lists the problems it can find"
+			if x.cmd.name == "check" {
+				hint = "its page structure is broken; restore it from a copy"
+			}
+			err = fmt.Errorf("archive %s is damaged (reading it failed: %v); %s", x.env.archivePath(x.p.value("db")), r, hint)
+		}
+	}()
+	return x.cmd.run(x)
 }
 
 // report prints err as one line and maps it to an exit code.

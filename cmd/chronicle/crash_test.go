@@ -72,3 +72,28 @@ func TestKillDuringBatchIngest(t *testing.T) {
 	require.Len(t, w.docs(), len(want))
 	require.Equal(t, 0, w.run("check").code)
 }
+
+// TestFlippedArchiveBytesNeverCrash: ARCHITECTURE 8. bbolt keeps no page
+// checksums, so a flipped byte can send it outside its memory map; every
+// command must still end with a one-line error (exit 1) or a clean answer,
+// never a crash.
+func TestFlippedArchiveBytesNeverCrash(t *testing.T) {
+	w := newWS(t)
+	w.copyGolden("g1_english_intermediary", "input.txt", "a.txt")
+	w.copyGolden("g3_arabic_prose_fixture", "input.txt", "b.txt")
+	w.ok("ingest", "a.txt", "b.txt")
+	orig := w.read("archive.db")
+	r := rand.New(rand.NewSource(3))
+	damaged := filepath.Join(w.dir, "damaged.db")
+	for i := 0; i < 120; i++ {
+		b := append([]byte(nil), orig...)
+		off := 2*4096 + r.Intn(len(b)-2*4096) // the two meta pages carry checksums
+		b[off] ^= 1 << r.Intn(8)
+		require.NoError(t, os.WriteFile(damaged, b, 0o644))
+		for _, args := range [][]string{{"check"}, {"find", "Saud"}, {"entity", "Saud"}, {"query", "a.txt", "Did Alice repay Bob?"}} {
+			got := runBin(t, chronicleBin, w.dir, nil, append([]string{"--db=" + damaged}, args...)...)
+			require.Contains(t, []int{0, 1}, got.code, "flip at %d, %q: %s", off, args, got)
+			require.NotContains(t, got.stderr, "goroutine ", "flip at %d, %q crashed", off, args)
+		}
+	}
+}
