@@ -92,16 +92,16 @@ func TestCorruptDocument(t *testing.T) {
 	}{
 		{"chunk holds modified bytes", func(t *testing.T, tx *bolt.Tx, doc db.Digest) error {
 			chunks := tx.Bucket([]byte("chunks"))
-			src := unzstd(t, chunks.Get(chunkKey(doc, 0)))
+			src := unchunk(t, chunks.Get(chunkKey(doc, 0)))
 			src = bytes.Replace(src, []byte("Alice"), []byte("Alicf"), 1)
-			return chunks.Put(chunkKey(doc, 0), zstdFrame(t, src))
+			return chunks.Put(chunkKey(doc, 0), chunkFrame(t, src))
 		}, false},
 		{"chunk is longer", func(t *testing.T, tx *bolt.Tx, doc db.Digest) error {
 			chunks := tx.Bucket([]byte("chunks"))
-			src := unzstd(t, chunks.Get(chunkKey(doc, 0)))
-			return chunks.Put(chunkKey(doc, 0), zstdFrame(t, append(src, "x\n"...)))
+			src := unchunk(t, chunks.Get(chunkKey(doc, 0)))
+			return chunks.Put(chunkKey(doc, 0), chunkFrame(t, append(src, "x\n"...)))
 		}, false},
-		{"chunk is not zstd", func(t *testing.T, tx *bolt.Tx, doc db.Digest) error {
+		{"chunk is not a frame", func(t *testing.T, tx *bolt.Tx, doc db.Digest) error {
 			return tx.Bucket([]byte("chunks")).Put(chunkKey(doc, 0), []byte("Alice owns Book.\n"))
 		}, false},
 		{"chunk frame byte flipped", func(t *testing.T, tx *bolt.Tx, doc db.Digest) error {

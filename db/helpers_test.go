@@ -14,6 +14,7 @@ import (
 	"chronicle/engine/find"
 	"chronicle/engine/settle"
 
+	"github.com/klauspost/compress/s2"
 	"github.com/klauspost/compress/zstd"
 	"github.com/stretchr/testify/require"
 	bolt "go.etcd.io/bbolt"
@@ -176,7 +177,8 @@ func chunkKey(doc db.Digest, i int) []byte {
 	return binary.BigEndian.AppendUint32(append([]byte(nil), doc[:]...), uint32(i))
 }
 
-// zstdFrame compresses b into one zstd frame, as the archive stores chunks.
+// zstdFrame compresses b into one zstd frame, as the archive stores event
+// tables.
 func zstdFrame(t testing.TB, b []byte) []byte {
 	t.Helper()
 	enc, err := zstd.NewWriter(nil)
@@ -185,13 +187,27 @@ func zstdFrame(t testing.TB, b []byte) []byte {
 	return enc.EncodeAll(b, nil)
 }
 
-// unzstd decompresses one frame.
+// unzstd decompresses one zstd frame.
 func unzstd(t testing.TB, frame []byte) []byte {
 	t.Helper()
 	dec, err := zstd.NewReader(nil)
 	require.NoError(t, err)
 	defer dec.Close()
 	out, err := dec.DecodeAll(frame, nil)
+	require.NoError(t, err)
+	return out
+}
+
+// chunkFrame compresses b as the archive stores source chunks (S2).
+func chunkFrame(t testing.TB, b []byte) []byte {
+	t.Helper()
+	return s2.EncodeBetter(nil, b)
+}
+
+// unchunk decompresses one source chunk.
+func unchunk(t testing.TB, frame []byte) []byte {
+	t.Helper()
+	out, err := s2.Decode(nil, frame)
 	require.NoError(t, err)
 	return out
 }

@@ -106,6 +106,7 @@ func (a *Archive) putDocument(tx *bolt.Tx, store *engine.Store, storeBytes []byt
 		StoreSHA256:  sha256.Sum256(storeBytes),
 		EventsSHA256: sha256.Sum256(table),
 		ChunkSize:    ChunkSize,
+		Codec:        CodecS2,
 		Names:        []string{},
 	}
 	stored, err := a.putSource(tx, d.SHA256, store.Source)

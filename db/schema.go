@@ -11,7 +11,7 @@ import (
 // SchemaVersion is the layout this package reads and writes. Older archives
 // are upgraded on open by the registered steps below, all in one write
 // transaction; newer ones are refused.
-const SchemaVersion = 5
+const SchemaVersion = 6
 
 // bucketOriginals keeps original V1/V2 receipt files imported beside their
 // stores (schema 2): document SHA-256 ‖ SHA-256 of the receipt bytes →
@@ -51,6 +51,8 @@ var Upgrades = []Upgrade{
 		Apply: func(a *Archive, tx *bolt.Tx) error { return a.reindexOnce(tx) }},
 	{From: 4, Summary: "keep each event's evidence span in the entity index, so lookups read no document",
 		Apply: func(a *Archive, tx *bolt.Tx) error { return a.reindexOnce(tx) }},
+	{From: 5, Summary: "store new documents' chunks as S2 frames (existing zstd chunks stay as they are)",
+		Apply: func(*Archive, *bolt.Tx) error { return nil }},
 }
 
 // reindexOnce rebuilds the indexes at most once per upgrade: every

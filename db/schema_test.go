@@ -235,3 +235,39 @@ func TestSchemaUpgradeIsOneTransaction(t *testing.T) {
 	defer a.Close()
 	require.Equal(t, 1, a.UpgradedFrom)
 }
+
+// TestMixedCodecs: documents stored before schema 6 keep their zstd chunks
+// and new ones are S2; both read, search and check cleanly side by side.
+func TestMixedCodecs(t *testing.T) {
+	path := schemaTestCopy(t)
+	a, err := Open(path, Options{})
+	require.NoError(t, err)
+	defer a.Close()
+	src := []byte("Fresh prose about Saud.\n@chronicle\tSaud\tPAID_TO\tKhalid\t5\tSAR\tT9\tASSERTED\tPOSITIVE\tCONFIRMED\n")
+	res, err := a.Ingest(src, 1750000000, "fresh.txt")
+	require.NoError(t, err)
+	require.Equal(t, CodecS2, res.Doc.Codec)
+	docs, err := a.Docs()
+	require.NoError(t, err)
+	codecs := map[string]int{}
+	for _, d := range docs {
+		codecs[d.Codec]++
+		s, err := a.Load(d)
+		require.NoError(t, err, d.Label())
+		require.Equal(t, d.SourceSize, int64(len(s.Source)))
+	}
+	require.Equal(t, map[string]int{"": 9, CodecS2: 1}, codecs)
+	q, err := find.NewQuery("Saud")
+	require.NoError(t, err)
+	hits, err := a.Find(q, 0)
+	require.NoError(t, err)
+	var names []string
+	for _, h := range hits {
+		names = append(names, h.Doc.Label())
+	}
+	require.Contains(t, names, "fresh.txt")
+	require.Greater(t, len(names), 1, "old zstd documents mention Saud too")
+	problems, err := a.Check()
+	require.NoError(t, err)
+	require.Empty(t, problems)
+}
