@@ -16,12 +16,12 @@
 //
 //	meta      schema_version → decimal ASCII
 //	docs      document SHA-256 (32 bytes) → document record (JSON)
-//	chunks    document SHA-256 ‖ chunk index (u32 BE) → zstd frame of one chunk
+//	chunks    document SHA-256 ‖ chunk index (u32 BE) → one compressed chunk (S2, or zstd before schema 6)
 //	events    document SHA-256 → zstd frame of the canonical event table
 //	names     name bytes → document SHA-256
 //	receipts  document SHA-256 ‖ receipt SHA-256 → sequence (u64 BE) ‖ receipt
 //
-// The source is cut into fixed-size chunks, each its own zstd frame, so that
+// The source is cut into fixed-size chunks, each its own compressed frame, so that
 // one evidence span can be re-read without decompressing the whole
 // document.
 //
