@@ -20,6 +20,9 @@
 //	events    document SHA-256 → zstd frame of the canonical event table
 //	names     name bytes → document SHA-256
 //	receipts  document SHA-256 ‖ receipt SHA-256 → sequence (u64 BE) ‖ receipt
+//	originals document SHA-256 ‖ receipt SHA-256 → imported original receipt (JSON)
+//	seqs      document sequence number (u64 BE) → document SHA-256
+//	grams, entities, spans  the term and entity indexes (package index)
 //
 // The source is cut into fixed-size chunks, each its own compressed frame, so that
 // one evidence span can be re-read without decompressing the whole
