@@ -37,6 +37,12 @@ func Extract(src []byte, doc [32]byte, profile Profile) ([]Event, error) {
 		return nil, &ExtractError{Line: 1 + bytes.Count(src[:off], []byte{'\n'}), Offset: off,
 			Err: ErrInvalidText, Detail: detail}
 	}
+	return extractLines(src, doc, profile)
+}
+
+// extractLines runs the grammars over a source already known to be within
+// the size limit and strict UTF-8 (Load checks both before its replay).
+func extractLines(src []byte, doc [32]byte, profile Profile) ([]Event, error) {
 	var events []Event
 	err := ForEachLine(src, func(line Line) error {
 		e, ok, err := ExtractLine(doc, line.Number, line.Start, line.Text, profile)

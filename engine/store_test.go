@@ -589,20 +589,20 @@ func requireSameEvents(t testing.TB, want, got []Event) {
 	}
 }
 
-// DecodeEventTable, EventTable and EncodeHeader split a store into the parts
-// the archive keeps; together they are the store bytes.
+// DecodeEventTable reads the event table the archive keeps: the store bytes
+// after the header and the source.
 func TestEventTableParts(t *testing.T) {
 	for name, orig := range goldenStores(t) {
 		s, err := Load(orig)
 		require.NoError(t, err, name)
-		table := s.EventTable()
-		require.Equal(t, orig, append(append(s.EncodeHeader(), s.Source...), table...), name)
+		require.Equal(t, orig, s.Encode(), name)
+		table := orig[HeaderSize+len(s.Source):]
 		events, err := DecodeEventTable(table, len(s.Events), uint64(len(s.Source)))
 		require.NoError(t, err, name)
 		requireSameEvents(t, s.Events, events)
 	}
 	s := mustStore(t, []byte(mixedSource))
-	table, n, size := s.EventTable(), len(s.Events), uint64(len(mixedSource))
+	table, n, size := s.Encode()[HeaderSize+len(mixedSource):], len(s.Events), uint64(len(mixedSource))
 	for _, tc := range []struct {
 		name  string
 		table []byte
