@@ -76,7 +76,7 @@ func TestGoldenIngestRebuildAndAnswer(t *testing.T) {
 
 			// The ingest receipt attests the canonical store and verifies.
 			require.Equal(t, &db.Receipt{Kind: db.KindIngest, Document: c.Digest(), Store: d.StoreSHA256, Result: d.StoreSHA256}, res.Receipt)
-			outcome, err := a.Verify(res.Receipt, canonical{})
+			outcome, err := a.Verify(res.Receipt, receipt.Canonical{})
 			require.NoError(t, err)
 			require.Equal(t, receipt.Valid, outcome)
 			require.Empty(t, problemsOf(t, a))

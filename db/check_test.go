@@ -217,7 +217,7 @@ func TestCorruptDocument(t *testing.T) {
 			require.True(t, mentions, "no problem names the damaged document: %v", problems)
 
 			for _, r := range []*db.Receipt{f.ingest, f.query} {
-				outcome, err := a.Verify(r, canonical{})
+				outcome, err := a.Verify(r, receipt.Canonical{})
 				require.Equal(t, receipt.Invalid, outcome, "%s receipt of a corrupted document", r.Kind)
 				require.Error(t, err)
 			}

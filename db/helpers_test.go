@@ -26,12 +26,6 @@ const goldenDir = "../testdata/golden"
 // goldenTime is the imported_at every golden store was made with.
 const goldenTime = 1750000000
 
-// canonical replays results with the engine, as the commands do.
-type canonical struct{}
-
-func (canonical) Query(s *engine.Store, q string) ([]byte, error) { return settle.Query(s, q) }
-func (canonical) Find(s *engine.Store, t string) ([]byte, error)  { return find.Find(s, t) }
-
 // goldenCmd is one successful query/claim/find of a golden transcript.
 type goldenCmd struct {
 	Kind     db.ReceiptKind // QUERY (query and claim) or FIND

@@ -52,7 +52,7 @@ func TestArchiveReceiptsVerify(t *testing.T) {
 	kinds := map[db.ReceiptKind]int{}
 	for _, r := range f.receipts {
 		kinds[r.Kind]++
-		outcome, err := f.a.Verify(r, canonical{})
+		outcome, err := f.a.Verify(r, receipt.Canonical{})
 		require.NoError(t, err, "%s %q", r.Kind, r.Question)
 		require.Equal(t, receipt.Valid, outcome)
 
@@ -92,7 +92,7 @@ func TestArchiveReceiptsVerify(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, f.receipts, again)
 	for _, r := range again {
-		outcome, err := a.Verify(r, canonical{})
+		outcome, err := a.Verify(r, receipt.Canonical{})
 		require.NoError(t, err)
 		require.Equal(t, receipt.Valid, outcome)
 	}
@@ -231,7 +231,7 @@ func TestArchiveReceiptTampered(t *testing.T) {
 				return
 			}
 			require.NoError(t, err)
-			outcome, err := f.a.Verify(r, canonical{})
+			outcome, err := f.a.Verify(r, receipt.Canonical{})
 			require.Equal(t, receipt.Invalid, outcome)
 			require.Error(t, err, "an INVALID outcome says why")
 		})
@@ -301,7 +301,7 @@ func TestVerifyUnknownDocument(t *testing.T) {
 	f := newReceiptFixture(t)
 	r := *f.receipts[1]
 	r.Document = db.Digest{0x42}
-	outcome, err := f.a.Verify(&r, canonical{})
+	outcome, err := f.a.Verify(&r, receipt.Canonical{})
 	require.Equal(t, receipt.Invalid, outcome)
 	require.ErrorIs(t, err, db.ErrUnknownDoc)
 }

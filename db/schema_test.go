@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"testing"
 
-	"chronicle/engine"
 	"chronicle/engine/find"
 	"chronicle/engine/receipt"
 	"chronicle/engine/settle"
@@ -26,11 +25,6 @@ const (
 	schemaTestGolden  = "../testdata/golden"
 	schemaTestTime    = 1750000000
 )
-
-type schemaTestReplay struct{}
-
-func (schemaTestReplay) Query(s *engine.Store, q string) ([]byte, error) { return settle.Query(s, q) }
-func (schemaTestReplay) Find(s *engine.Store, t string) ([]byte, error)  { return find.Find(s, t) }
 
 // schemaTestCopy copies the schema-1 archive to a new file.
 func schemaTestCopy(t *testing.T) string {
@@ -145,7 +139,7 @@ func TestSchema1ArchiveUpgradesOnOpen(t *testing.T) {
 	kinds := map[ReceiptKind]int{}
 	for _, r := range recs {
 		kinds[r.Kind]++
-		out, err := a.Verify(r, schemaTestReplay{})
+		out, err := a.Verify(r, receipt.Canonical{})
 		require.NoError(t, err)
 		require.Equal(t, receipt.Valid, out, "kept %s receipt %s", r.Kind, r.ID())
 	}
@@ -190,7 +184,7 @@ func TestSchema1ReadOnlyOpenUpgrades(t *testing.T) {
 	recs, err := a.Receipts(nil)
 	require.NoError(t, err)
 	for _, r := range recs {
-		out, err := a.Verify(r, schemaTestReplay{})
+		out, err := a.Verify(r, receipt.Canonical{})
 		require.NoError(t, err)
 		require.Equal(t, receipt.Valid, out)
 	}

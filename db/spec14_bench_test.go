@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"chronicle/engine"
-	"chronicle/engine/find"
+	"chronicle/engine/receipt"
 	"chronicle/engine/settle"
 )
 
@@ -30,11 +30,6 @@ func spec14Corpus() []byte {
 	}
 	return b.Bytes()
 }
-
-type canonicalReplay struct{}
-
-func (canonicalReplay) Query(s *engine.Store, q string) ([]byte, error) { return settle.Query(s, q) }
-func (canonicalReplay) Find(s *engine.Store, t string) ([]byte, error)  { return find.Find(s, t) }
 
 // BenchmarkSpec14 measures the ARCHITECTURE 7 targets on the SPEC 14 corpus:
 // ingest with indexing and the durable commit, the settlement query
@@ -107,7 +102,7 @@ func BenchmarkSpec14(b *testing.B) {
 	})
 	b.Run("verify", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
-			outcome, err := a.Verify(rec, canonicalReplay{})
+			outcome, err := a.Verify(rec, receipt.Canonical{})
 			if err != nil || outcome.String() != "VALID" {
 				b.Fatal(outcome, err)
 			}

@@ -16,9 +16,7 @@ import (
 	"chronicle/db"
 	"chronicle/db/fileio"
 	"chronicle/engine"
-	"chronicle/engine/find"
 	"chronicle/engine/receipt"
-	"chronicle/engine/settle"
 
 	"github.com/stretchr/testify/require"
 )
@@ -36,12 +34,6 @@ const (
 	legacyQuery  = "legacy-query.receipt"
 	storeOfInput = "input.txt.chronicle"
 )
-
-// canonical replays results with the engine, as both commands do.
-type canonical struct{}
-
-func (canonical) Query(s *engine.Store, q string) ([]byte, error) { return settle.Query(s, q) }
-func (canonical) Find(s *engine.Store, t string) ([]byte, error)  { return find.Find(s, t) }
 
 func readFile(t testing.TB, path string) []byte {
 	t.Helper()
@@ -282,8 +274,8 @@ func TestImportFileGoldenStores(t *testing.T) {
 			for _, o := range origs {
 				require.Equal(t, d.SHA256, o.Document)
 				require.Equal(t, readFile(t, o.Name), o.Bytes)
-				onDisk, _ := fileio.VerifyReceiptFile(filepath.Base(o.Name), canonical{})
-				inArchive, _ := a.VerifyOriginal(o.Bytes, canonical{})
+				onDisk, _ := fileio.VerifyReceiptFile(filepath.Base(o.Name), receipt.Canonical{})
+				inArchive, _ := a.VerifyOriginal(o.Bytes, receipt.Canonical{})
 				want := receipt.Valid
 				if strings.HasSuffix(o.Name, ".query-legacy.receipt") {
 					want = receipt.Unsupported
@@ -460,9 +452,9 @@ func TestVerifyOriginalAgreesWithDisk(t *testing.T) {
 		var out []byte
 		var err error
 		if kind == "FIND" {
-			out, err = canonical{}.Find(s, q)
+			out, err = receipt.Canonical{}.Find(s, q)
 		} else {
-			out, err = canonical{}.Query(s, q)
+			out, err = receipt.Canonical{}.Query(s, q)
 		}
 		require.NoError(t, err)
 		return out
@@ -522,8 +514,8 @@ func TestVerifyOriginalAgreesWithDisk(t *testing.T) {
 			require.Len(t, origs, len(tc.receipts))
 			for _, o := range origs {
 				r := byName[o.Name]
-				onDisk, diskErr := fileio.VerifyReceiptFile(o.Name, canonical{})
-				inArchive, archiveErr := a.VerifyOriginal(o.Bytes, canonical{})
+				onDisk, diskErr := fileio.VerifyReceiptFile(o.Name, receipt.Canonical{})
+				inArchive, archiveErr := a.VerifyOriginal(o.Bytes, receipt.Canonical{})
 				require.Equal(t, r.want, onDisk, "%s on disk: %v", r.name, diskErr)
 				require.Equal(t, r.want, inArchive, "%s in the archive: %v", r.name, archiveErr)
 				if r.want == receipt.Invalid {
@@ -538,11 +530,11 @@ func TestVerifyOriginalAgreesWithDisk(t *testing.T) {
 	// A receipt of a store the archive does not hold is INVALID with the
 	// reason.
 	a, _ := openArchive(t)
-	out, err := a.VerifyOriginal(receiptText(2, "INGEST", "v2.chronicle", "", v2Bytes, src, v2Bytes), canonical{})
+	out, err := a.VerifyOriginal(receiptText(2, "INGEST", "v2.chronicle", "", v2Bytes, src, v2Bytes), receipt.Canonical{})
 	require.Equal(t, receipt.Invalid, out)
 	require.Error(t, err)
 	require.Contains(t, err.Error(), "no store in the archive")
-	out, err = a.VerifyOriginal([]byte("not a receipt\n"), canonical{})
+	out, err = a.VerifyOriginal([]byte("not a receipt\n"), receipt.Canonical{})
 	require.Equal(t, receipt.Invalid, out)
 	require.True(t, errors.Is(err, receipt.ErrMalformed), "%v", err)
 }

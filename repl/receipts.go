@@ -10,16 +10,8 @@ import (
 	"chronicle/db"
 	"chronicle/db/fileio"
 	"chronicle/engine"
-	"chronicle/engine/find"
 	"chronicle/engine/receipt"
-	"chronicle/engine/settle"
 )
-
-// canonical replays results with the engine for receipt verification.
-type canonical struct{}
-
-func (canonical) Query(s *engine.Store, q string) ([]byte, error) { return settle.Query(s, q) }
-func (canonical) Find(s *engine.Store, t string) ([]byte, error)  { return find.Find(s, t) }
 
 // runReceipts lists the receipts the archive issued, optionally verifying
 // each one again.
@@ -66,7 +58,7 @@ func runReceipts(x *ctx) error {
 		return outcome.String()
 	}
 	for _, r := range recs {
-		verdict := verdictOf(func() (receipt.Outcome, error) { return a.Verify(r, canonical{}) })
+		verdict := verdictOf(func() (receipt.Outcome, error) { return a.Verify(r, receipt.Canonical{}) })
 		if x.p.has("json") || x.env.JSON {
 			j := map[string]any{"id": r.ID().String(), "kind": r.Kind, "document_sha256": r.Document.String(),
 				"question": r.Question, "receipt": string(r.Encode())}
@@ -90,7 +82,7 @@ func runReceipts(x *ctx) error {
 		return err
 	}
 	for _, o := range originals {
-		verdict := verdictOf(func() (receipt.Outcome, error) { return a.VerifyOriginal(o.Bytes, canonical{}) })
+		verdict := verdictOf(func() (receipt.Outcome, error) { return a.VerifyOriginal(o.Bytes, receipt.Canonical{}) })
 		if x.p.has("json") || x.env.JSON {
 			j := map[string]any{"id": o.ID().String(), "original": o.Name, "document_sha256": o.Document.String(), "receipt": string(o.Bytes)}
 			if verdict != "" {
@@ -134,7 +126,7 @@ func runVerify(x *ctx) error {
 	case db.IsArchiveReceipt(data):
 		outcome, why = x.verifyArchiveReceipt(data)
 	default:
-		outcome, why = fileio.VerifyReceiptFile(path, canonical{})
+		outcome, why = fileio.VerifyReceiptFile(path, receipt.Canonical{})
 	}
 	fmt.Fprintln(x.out(), outcome)
 	if why != nil {
@@ -152,7 +144,7 @@ func (x *ctx) verifyArchiveReceipt(data []byte) (receipt.Outcome, error) {
 	if err != nil {
 		return receipt.Invalid, err
 	}
-	return a.Verify(r, canonical{})
+	return a.Verify(r, receipt.Canonical{})
 }
 
 // runExport writes DIR/<base>.chronicle, byte-identical to the original

@@ -24,6 +24,7 @@ import (
 
 	"chronicle/db"
 	"chronicle/engine"
+	"chronicle/engine/receipt"
 	"chronicle/migrate"
 
 	"github.com/stretchr/testify/require"
@@ -100,11 +101,11 @@ func origFor(t testing.TB, version int, kind, path, question string, store []byt
 		store: sumHex(store), document: hex.EncodeToString(s.Document[:]), result: sumHex(store)}
 	switch kind {
 	case "QUERY":
-		out, err := canonical{}.Query(s, question)
+		out, err := receipt.Canonical{}.Query(s, question)
 		require.NoError(t, err)
 		r.result = sumHex(out)
 	case "FIND":
-		out, err := canonical{}.Find(s, question)
+		out, err := receipt.Canonical{}.Find(s, question)
 		require.NoError(t, err)
 		r.result = sumHex(out)
 	}

@@ -6,25 +6,11 @@ import (
 	"strings"
 
 	"chronicle/engine"
-	"chronicle/engine/find"
 	"chronicle/engine/receipt"
-	"chronicle/engine/settle"
 )
 
 // maxStorePath is the longest STORE argument (SPEC 1).
 const maxStorePath = 2047
-
-// canonical replays queries and finds with the engine; it is the Replayer of
-// receipt verification.
-type canonical struct{}
-
-func (canonical) Query(s *engine.Store, question string) ([]byte, error) {
-	return settle.Query(s, question)
-}
-
-func (canonical) Find(s *engine.Store, terms string) ([]byte, error) {
-	return find.Find(s, terms)
-}
 
 func (c *cli) query(storePath, question string) int {
 	return c.answer("query", receipt.KindQuery, storePath, question)
@@ -63,9 +49,9 @@ func (c *cli) answer(cmd string, kind receipt.Kind, storePath, question string) 
 	}
 	var result []byte
 	if kind == receipt.KindFind {
-		result, err = canonical{}.Find(store, question)
+		result, err = receipt.Canonical{}.Find(store, question)
 	} else {
-		result, err = canonical{}.Query(store, question)
+		result, err = receipt.Canonical{}.Query(store, question)
 	}
 	if err != nil {
 		return c.fail(exitFailure, "%s: %v", cmd, err)

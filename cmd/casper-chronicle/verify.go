@@ -4,11 +4,12 @@ import (
 	"fmt"
 
 	"chronicle/db/fileio"
+	"chronicle/engine/receipt"
 )
 
 // verify prints VALID, INVALID or UNSUPPORTED (SPEC 4); it never exits 2.
 func (c *cli) verify(path string) int {
-	outcome, err := fileio.VerifyReceiptFile(path, canonical{})
+	outcome, err := fileio.VerifyReceiptFile(path, receipt.Canonical{})
 	fmt.Fprintln(c.stdout, outcome)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "casper-chronicle: verify %s: %v\n", path, err)

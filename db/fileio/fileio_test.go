@@ -8,18 +8,10 @@ import (
 	"testing"
 
 	"chronicle/db/fileio"
-	"chronicle/engine"
-	"chronicle/engine/find"
 	"chronicle/engine/receipt"
-	"chronicle/engine/settle"
 
 	"github.com/stretchr/testify/require"
 )
-
-type canonical struct{}
-
-func (canonical) Query(s *engine.Store, q string) ([]byte, error) { return settle.Query(s, q) }
-func (canonical) Find(s *engine.Store, t string) ([]byte, error)  { return find.Find(s, t) }
 
 func write(t *testing.T, path string, data []byte) {
 	t.Helper()
@@ -166,7 +158,7 @@ func TestVerifyReceiptFile(t *testing.T) {
 			if r.name == "legacy-query.receipt" {
 				want = receipt.Unsupported
 			}
-			outcome, err := fileio.VerifyReceiptFile(r.name, canonical{})
+			outcome, err := fileio.VerifyReceiptFile(r.name, receipt.Canonical{})
 			require.NoError(t, err)
 			require.Equal(t, want, outcome)
 
@@ -176,7 +168,7 @@ func TestVerifyReceiptFile(t *testing.T) {
 			i := bytes.Index(data, []byte("result_sha256:")) + len("result_sha256:")
 			data[i] = "01"[boolInt(data[i] == '0')]
 			write(t, "tampered.receipt", data)
-			outcome, err = fileio.VerifyReceiptFile("tampered.receipt", canonical{})
+			outcome, err = fileio.VerifyReceiptFile("tampered.receipt", receipt.Canonical{})
 			if want == receipt.Unsupported {
 				require.Equal(t, receipt.Unsupported, outcome)
 				return
@@ -225,7 +217,7 @@ func TestVerifyReceiptFileRefusals(t *testing.T) {
 			if tc.setup != nil {
 				tc.setup()
 			}
-			outcome, err := fileio.VerifyReceiptFile(tc.path, canonical{})
+			outcome, err := fileio.VerifyReceiptFile(tc.path, receipt.Canonical{})
 			require.Equal(t, receipt.Invalid, outcome)
 			require.Error(t, err)
 		})
@@ -233,7 +225,7 @@ func TestVerifyReceiptFileRefusals(t *testing.T) {
 	// And with the store in place it verifies.
 	require.NoError(t, os.Remove("input.txt.chronicle"))
 	write(t, "input.txt.chronicle", store)
-	outcome, err := fileio.VerifyReceiptFile("input.txt.chronicle.receipt", canonical{})
+	outcome, err := fileio.VerifyReceiptFile("input.txt.chronicle.receipt", receipt.Canonical{})
 	require.NoError(t, err)
 	require.Equal(t, receipt.Valid, outcome)
 }

@@ -17,28 +17,17 @@ import (
 	"chronicle/engine/settle"
 )
 
-// canonical is the engine replayer, as in cmd/casper-chronicle.
-type canonical struct{}
-
-func (canonical) Query(s *engine.Store, question string) ([]byte, error) {
-	return settle.Query(s, question)
-}
-
-func (canonical) Find(s *engine.Store, terms string) ([]byte, error) {
-	return find.Find(s, terms)
-}
-
 // counting wraps canonical and counts the replays Verify asks for.
 type counting struct{ calls int }
 
 func (c *counting) Query(s *engine.Store, question string) ([]byte, error) {
 	c.calls++
-	return canonical{}.Query(s, question)
+	return Canonical{}.Query(s, question)
 }
 
 func (c *counting) Find(s *engine.Store, terms string) ([]byte, error) {
 	c.calls++
-	return canonical{}.Find(s, terms)
+	return Canonical{}.Find(s, terms)
 }
 
 // Golden receipt file names used by the attacks.
@@ -113,7 +102,7 @@ func TestGoldenTranscriptVerify(t *testing.T) {
 			t.Run(c.name+"/"+cmd.Argv[1], func(t *testing.T) {
 				data, err := os.ReadFile(filepath.Join(c.dir, cmd.Argv[1]))
 				require.NoError(t, err)
-				o, verr, perr := verifyInDir(t, c.dir, data, nil, canonical{})
+				o, verr, perr := verifyInDir(t, c.dir, data, nil, Canonical{})
 				require.NoError(t, perr)
 				require.NoError(t, verr)
 				require.Equal(t, cmd.Exit, o.ExitCode(), "command %d", i)
@@ -481,7 +470,7 @@ func TestVerifyEveryDigestOfEveryGoldenReceipt(t *testing.T) {
 				t.Run(c.name+"/"+name+"/"+key, func(t *testing.T) {
 					r, err := Parse(flip(key)(t, c.receipts[name], c.store))
 					require.NoError(t, err)
-					o, err := Verify(r, c.store, canonical{})
+					o, err := Verify(r, c.store, Canonical{})
 					if legacy && key == "result_sha256" {
 						require.NoError(t, err)
 						require.Equal(t, Unsupported, o, "a V1 QUERY result is never compared")
@@ -495,7 +484,7 @@ func TestVerifyEveryDigestOfEveryGoldenReceipt(t *testing.T) {
 				r, err := Parse(c.receipts[name])
 				require.NoError(t, err)
 				for _, off := range []int{0, 20, engine.HeaderSize, len(c.store) - 1} {
-					o, err := Verify(r, flipByte(c.store, off), canonical{})
+					o, err := Verify(r, flipByte(c.store, off), Canonical{})
 					require.Equal(t, Invalid, o)
 					require.ErrorIs(t, err, ErrStoreDigest, "offset %d", off)
 				}
@@ -530,7 +519,7 @@ func TestVerifyReceiptLineEdits(t *testing.T) {
 			})
 		}
 		t.Run(lines[i][:min(len(lines[i]), 14)]+"/CRLF", func(t *testing.T) {
-			o, verr, perr := verifyInDir(t, c.dir, editLine(t, base, i, func(s string) string { return s + "\r" }), nil, canonical{})
+			o, verr, perr := verifyInDir(t, c.dir, editLine(t, base, i, func(s string) string { return s + "\r" }), nil, Canonical{})
 			require.NoError(t, perr)
 			require.NoError(t, verr)
 			require.Equal(t, Valid, o)
@@ -555,7 +544,7 @@ func TestVerifyKeyOrderFree(t *testing.T) {
 	permute(lines[1:], 0, func(p []string) {
 		r, err := Parse(joinLines(append([]string{lines[0]}, p...)))
 		require.NoError(t, err)
-		o, err := Verify(r, c.store, canonical{})
+		o, err := Verify(r, c.store, Canonical{})
 		require.NoError(t, err)
 		require.Equal(t, Valid, o)
 		n++
