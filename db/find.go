@@ -73,17 +73,9 @@ func hitKey(h FindHit) rankKey {
 func (a *Archive) FindWithStats(q *find.Query, limit int) ([]FindHit, FindStats, error) {
 	var cands []index.Bound
 	err := a.bolt.View(func(tx *bolt.Tx) error {
-		bounds, err := index.Bounds(tx, maxSeq(tx), q.Terms())
-		if err != nil {
-			return err
-		}
-		seqs := tx.Bucket(bucketSeqs)
-		for _, b := range bounds {
-			if seqs.Get(seqKey(b.Seq)) != nil { // else a stray bit; check reports it
-				cands = append(cands, b)
-			}
-		}
-		return nil
+		var err error
+		cands, err = liveBounds(tx, q.Terms())
+		return err
 	})
 	if err != nil {
 		return nil, FindStats{}, err
@@ -212,4 +204,21 @@ func (a *Archive) searchSourceIn(seq uint64) (*Document, []byte, error) {
 		return err
 	})
 	return d, src, err
+}
+
+// liveBounds is index.Bounds without stray bits: candidates whose sequence
+// number names no document (check reports those) are dropped.
+func liveBounds(tx *bolt.Tx, terms [][]byte) ([]index.Bound, error) {
+	bounds, err := index.Bounds(tx, maxSeq(tx), terms)
+	if err != nil {
+		return nil, err
+	}
+	seqs := tx.Bucket(bucketSeqs)
+	live := bounds[:0]
+	for _, b := range bounds {
+		if seqs.Get(seqKey(b.Seq)) != nil {
+			live = append(live, b)
+		}
+	}
+	return live, nil
 }

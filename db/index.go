@@ -74,15 +74,12 @@ func (a *Archive) Reindex() (int, error) {
 func (a *Archive) Candidates(terms [][]byte) ([]*Document, error) {
 	var out []*Document
 	err := a.bolt.View(func(tx *bolt.Tx) error {
-		seqs, err := index.Candidates(tx, maxSeq(tx), terms)
+		bounds, err := liveBounds(tx, terms)
 		if err != nil {
 			return err
 		}
-		for _, seq := range seqs {
-			if tx.Bucket(bucketSeqs).Get(seqKey(seq)) == nil {
-				continue // a stray bit; check reports it
-			}
-			d, err := docBySeq(tx, seq)
+		for _, b := range bounds {
+			d, err := docBySeq(tx, b.Seq)
 			if err != nil {
 				return err
 			}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"chronicle/engine"
+
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -188,30 +189,14 @@ func (a *Archive) LoadEvidence(d *Document) (*engine.Store, error) {
 			return err
 		}
 		src := make([]byte, d.SourceSize)
-		loaded := map[int]bool{}
+		spans := a.newSpanReader(tx, d)
 		for i := range events {
 			e := &events[i]
-			if e.ByteEnd > uint64(d.SourceSize) || e.ByteStart > e.ByteEnd {
-				return fmt.Errorf("document %s (%s): %w: event %d span outside the source", d.Label(), d.SHA256, ErrCorrupt, i+1)
+			span, err := spans.span(e.ByteStart, e.ByteEnd, e.SpanHash)
+			if err != nil {
+				return fmt.Errorf("event %d (line %d): %w", i+1, e.LineStart, err)
 			}
-			if e.ByteStart == e.ByteEnd {
-				continue
-			}
-			for c := int(e.ByteStart) / d.ChunkSize; c <= int(e.ByteEnd-1)/d.ChunkSize; c++ {
-				if loaded[c] {
-					continue
-				}
-				buf, err := a.readChunks(tx, d, c, c)
-				if err != nil {
-					return err
-				}
-				copy(src[c*d.ChunkSize:], buf)
-				loaded[c] = true
-			}
-			if sha256.Sum256(src[e.ByteStart:e.ByteEnd]) != e.SpanHash {
-				return fmt.Errorf("document %s (%s): %w: span of event %d (line %d) does not hash to its span digest",
-					d.Label(), d.SHA256, ErrCorrupt, i+1, e.LineStart)
-			}
+			copy(src[e.ByteStart:], span)
 		}
 		s = &engine.Store{Version: d.Version, Document: d.SHA256, ImportedAt: d.ImportedAt, Source: src, Events: events}
 		return nil
@@ -269,7 +254,7 @@ func (a *Archive) Span(d *Document, e *engine.Event) ([]byte, error) {
 	var span []byte
 	err := a.bolt.View(func(tx *bolt.Tx) error {
 		var err error
-		span, err = a.readSpan(tx, d, e.ByteStart, e.ByteEnd, e.SpanHash)
+		span, err = a.newSpanReader(tx, d).span(e.ByteStart, e.ByteEnd, e.SpanHash)
 		return err
 	})
 	return span, err

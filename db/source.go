@@ -3,11 +3,11 @@ package db
 import (
 	"slices"
 
-	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"fmt"
+
 	"github.com/klauspost/compress/s2"
 
 	bolt "go.etcd.io/bbolt"
@@ -112,27 +112,44 @@ func (a *Archive) readSource(tx *bolt.Tx, d *Document) ([]byte, error) {
 	return src, nil
 }
 
-// readSpan decompresses only the chunks covering [start, end) and checks the
-// span against its SHA-256.
-func (a *Archive) readSpan(tx *bolt.Tx, d *Document, start, end uint64, want [32]byte) ([]byte, error) {
+// spanReader re-reads evidence spans of one document: it decompresses only
+// the chunks covering the spans asked for, each chunk at most once, and
+// checks every span against its SHA-256.
+type spanReader struct {
+	a      *Archive
+	tx     *bolt.Tx
+	d      *Document
+	chunks map[int][]byte
+}
+
+func (a *Archive) newSpanReader(tx *bolt.Tx, d *Document) *spanReader {
+	return &spanReader{a: a, tx: tx, d: d, chunks: map[int][]byte{}}
+}
+
+// span returns a copy of source[start:end] after checking it hashes to want.
+func (r *spanReader) span(start, end uint64, want [32]byte) ([]byte, error) {
+	d := r.d
 	if end < start || end > uint64(d.SourceSize) {
 		return nil, fmt.Errorf("document %s (%s): %w: span %d..%d outside the source", d.Label(), d.SHA256, ErrCorrupt, start, end)
 	}
-	if start == end {
-		return checkSpan(d, nil, start, end, want)
+	out := make([]byte, 0, end-start)
+	for pos := start; pos < end; {
+		c := int(pos) / d.ChunkSize
+		chunk, ok := r.chunks[c]
+		if !ok {
+			var err error
+			if chunk, err = r.a.readChunks(r.tx, d, c, c); err != nil {
+				return nil, err
+			}
+			r.chunks[c] = chunk
+		}
+		from := pos - uint64(c*d.ChunkSize)
+		to := min(uint64(len(chunk)), end-uint64(c*d.ChunkSize))
+		out = append(out, chunk[from:to]...)
+		pos += to - from
 	}
-	first, last := int(start)/d.ChunkSize, int(end-1)/d.ChunkSize
-	buf, err := a.readChunks(tx, d, first, last)
-	if err != nil {
-		return nil, err
-	}
-	off := uint64(first * d.ChunkSize)
-	return checkSpan(d, buf[start-off:end-off], start, end, want)
-}
-
-func checkSpan(d *Document, span []byte, start, end uint64, want [32]byte) ([]byte, error) {
-	if sha256.Sum256(span) != want {
+	if sha256.Sum256(out) != want {
 		return nil, fmt.Errorf("document %s (%s): %w: span %d..%d does not hash to its span digest", d.Label(), d.SHA256, ErrCorrupt, start, end)
 	}
-	return bytes.Clone(span), nil
+	return out, nil
 }
