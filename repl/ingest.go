@@ -35,7 +35,7 @@ func runIngest(x *ctx) error {
 	progress := newProgress(x.env, len(files))
 	for i, path := range files {
 		if x.env.Interrupted != nil && x.env.Interrupted() {
-			progress.done()
+			progress.clear()
 			fmt.Fprintf(x.env.Stderr, "chronicle ingest: interrupted; %d of %d files not ingested\n", len(files)-i, len(files))
 			return exitStatus(ExitFailure)
 		}
@@ -65,7 +65,7 @@ func runIngest(x *ctx) error {
 			}
 		}
 	}
-	progress.done()
+	progress.clear()
 	if rejected > 0 {
 		return fmt.Errorf("%d of %d files rejected", rejected, len(files)+len(missing))
 	}

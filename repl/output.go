@@ -52,7 +52,6 @@ func (p *progress) clear() {
 	}
 }
 
-func (p *progress) done() { p.clear() }
 
 // sanitize makes a line safe for a terminal: control bytes (except TAB) are
 // shown as escapes, so a document cannot move the cursor or recolour the
