@@ -52,7 +52,6 @@ func (p *progress) clear() {
 	}
 }
 
-
 // sanitize makes a line safe for a terminal: control bytes (except TAB) are
 // shown as escapes, so a document cannot move the cursor or recolour the
 // screen. Right-to-left text is printed as stored.
