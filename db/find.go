@@ -1,6 +1,9 @@
 package db
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"errors"
 	"fmt"
 	"runtime"
 	"runtime/debug"
@@ -9,6 +12,7 @@ import (
 
 	"chronicle/engine/find"
 	"chronicle/index"
+
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -70,6 +74,13 @@ func hitKey(h FindHit) rankKey {
 
 // FindWithStats is Find, also reporting the candidates and how many of them
 // were searched.
+//
+// It runs in two phases. The first scores candidates from their line
+// indexes alone (index.LineScorer: exact per-line scores, no source read),
+// best bound first, until no candidate left can enter the first limit. The
+// second reads, for the documents kept, only the lines their results list:
+// the chunks holding them are decompressed and checked against their
+// SHA-256, and every listed line is re-scored from its bytes.
 func (a *Archive) FindWithStats(q *find.Query, limit int) ([]FindHit, FindStats, error) {
 	var cands []index.Bound
 	err := a.bolt.View(func(tx *bolt.Tx) error {
@@ -89,16 +100,17 @@ func (a *Archive) FindWithStats(q *find.Query, limit int) ([]FindHit, FindStats,
 			return 1 // keys are distinct: sequence numbers are
 		})
 	}
+	terms := index.NewTerms(q.Terms())
 
 	var (
 		mu      sync.Mutex
 		next    int
-		hits    []FindHit
+		scored  []scoredDoc
 		top     []rankKey // the best exact keys so far, best first, at most limit
 		errAt   = -1
 		firstEr error
 	)
-	// take returns the next candidate to search, or -1 when none is left or
+	// take returns the next candidate to score, or -1 when none is left or
 	// none left can rank among the first limit.
 	take := func() int {
 		mu.Lock()
@@ -112,22 +124,25 @@ func (a *Archive) FindWithStats(q *find.Query, limit int) ([]FindHit, FindStats,
 		next++
 		return next - 1
 	}
-	done := func(j int, h FindHit, err error) {
+	fail := func(j int, err error) {
+		if errAt < 0 || j < errAt {
+			errAt, firstEr = j, err
+		}
+	}
+	done := func(j int, sd scoredDoc, err error) {
 		mu.Lock()
 		defer mu.Unlock()
 		stats.Searched++
 		if err != nil {
-			if errAt < 0 || j < errAt {
-				errAt, firstEr = j, err
-			}
+			fail(j, err)
 			return
 		}
-		if h.Result.TotalMatchingLines == 0 {
+		if sd.total == 0 {
 			return
 		}
-		hits = append(hits, h)
+		scored = append(scored, sd)
 		if limit > 0 {
-			k := hitKey(h)
+			k := sd.key()
 			i, _ := slices.BinarySearchFunc(top, k, func(x, y rankKey) int {
 				if x.before(y) {
 					return -1
@@ -142,68 +157,298 @@ func (a *Archive) FindWithStats(q *find.Query, limit int) ([]FindHit, FindStats,
 			}
 		}
 	}
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(cands)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := take(); j >= 0; j = take() {
-				d, src, err := a.searchSource(cands[j].Seq)
-				if err != nil {
-					done(j, FindHit{}, err)
-					continue
-				}
-				done(j, FindHit{Doc: d, Result: q.Search(src, d.SHA256)}, nil)
-			}
-		}()
-	}
-	wg.Wait()
+	a.parallel(len(cands), func(next func() int) {
+		var sc lineScorer
+		for j := take(); j >= 0; j = take() {
+			sd, err := a.scoreDoc(cands[j].Seq, q, terms, &sc)
+			done(j, sd, err)
+		}
+	})
 	if firstEr != nil {
 		return nil, stats, firstEr
 	}
-	slices.SortFunc(hits, func(x, y FindHit) int {
-		if hitKey(x).before(hitKey(y)) {
+	slices.SortFunc(scored, func(x, y scoredDoc) int {
+		if x.key().before(y.key()) {
 			return -1
 		}
 		return 1
 	})
-	if limit > 0 && len(hits) > limit {
-		hits = hits[:limit]
+	if limit > 0 && len(scored) > limit {
+		scored = scored[:limit]
+	}
+
+	hits := make([]FindHit, len(scored))
+	errAt = -1
+	a.parallel(len(scored), func(next func() int) {
+		for j := next(); j >= 0; j = next() {
+			h, err := a.listLines(scored[j], q)
+			mu.Lock()
+			if err != nil {
+				fail(j, err)
+			}
+			hits[j] = h
+			mu.Unlock()
+		}
+	})
+	if firstEr != nil {
+		return nil, stats, firstEr
 	}
 	return hits, stats, nil
 }
 
-// searchSource reads one document's record and source for Find: the whole
-// source, re-hashed with SHA-256 like every read, and the event table's
-// digest checked (damage anywhere in a document fails any read of it)
-// without decoding the events, which find does not use. It runs on a
+// parallel runs work on one goroutine per core (at most n); next hands out
+// 0..n-1 once each, then -1.
+func (a *Archive) parallel(n int, work func(next func() int)) {
+	var (
+		mu sync.Mutex
+		i  int
+		wg sync.WaitGroup
+	)
+	next := func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		if i >= n {
+			return -1
+		}
+		i++
+		return i - 1
+	}
+	for range min(runtime.GOMAXPROCS(0), n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			work(next)
+		}()
+	}
+	wg.Wait()
+}
+
+// scoredDoc is a document scored by the first phase of Find.
+type scoredDoc struct {
+	seq   uint64
+	total int               // matching lines
+	top   []index.LineScore // the lines to list, in result order
+	hit   *FindHit          // set when the document was searched whole
+}
+
+func (s scoredDoc) key() rankKey { return rankKey{s.top[0].Score, uint64(s.total), s.seq} }
+
+// lineScorer is one goroutine's scoring state, reused across documents.
+type lineScorer struct {
+	index.LineScorer
+	dict []byte
+}
+
+// scoreDoc scores document seq from its line index. A document without one
+// (its archive was not reindexed) is searched whole instead. It runs on a
 // worker goroutine, so a panic from a damaged bbolt page becomes an error
 // here (the caller's recover cannot see it).
-func (a *Archive) searchSource(seq uint64) (d *Document, src []byte, err error) {
+func (a *Archive) scoreDoc(seq uint64, q *find.Query, terms index.Terms, sc *lineScorer) (sd scoredDoc, err error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if r := recover(); r != nil {
-			d, src, err = nil, nil, fmt.Errorf("document #%d: %w: reading it failed: %v", seq, ErrCorrupt, r)
+			err = fmt.Errorf("document #%d: %w: reading it failed: %v", seq, ErrCorrupt, r)
 		}
 	}()
-	return a.searchSourceIn(seq)
+	sd.seq = seq
+	err = a.bolt.View(func(tx *bolt.Tx) error {
+		rec := index.LinesRecord(tx, seq)
+		if rec == nil {
+			return a.searchWhole(tx, seq, q, &sd)
+		}
+		l, err := index.ParseLines(rec, sc.dict)
+		if err != nil {
+			return a.lineIndexError(tx, seq, err)
+		}
+		sc.dict = l.Dict()
+		sd.total, sd.top, err = sc.Score(l, terms, find.MaxMatches)
+		if err != nil {
+			return a.lineIndexError(tx, seq, err)
+		}
+		return nil
+	})
+	return sd, err
 }
 
-func (a *Archive) searchSourceIn(seq uint64) (*Document, []byte, error) {
-	var d *Document
-	var src []byte
-	err := a.bolt.View(func(tx *bolt.Tx) error {
-		var err error
-		if d, err = docBySeq(tx, seq); err != nil {
+// lineIndexError names the document whose line index is damaged.
+func (a *Archive) lineIndexError(tx *bolt.Tx, seq uint64, err error) error {
+	label := fmt.Sprintf("#%d", seq)
+	if d, derr := docBySeq(tx, seq); derr == nil {
+		label = fmt.Sprintf("%s (%s)", d.Label(), d.SHA256)
+	}
+	return fmt.Errorf("document %s: %w: %v (run `chronicle check`, then `chronicle reindex`)", label, ErrCorrupt, err)
+}
+
+// searchWhole is the scan of a document without a line index: the whole
+// source, re-hashed with SHA-256 like every read, and the event table's
+// digest checked.
+func (a *Archive) searchWhole(tx *bolt.Tx, seq uint64, q *find.Query, sd *scoredDoc) error {
+	d, err := docBySeq(tx, seq)
+	if err != nil {
+		return err
+	}
+	if _, err := a.readEventTable(tx, d); err != nil {
+		return err
+	}
+	src, err := a.readSource(tx, d)
+	if err != nil {
+		return err
+	}
+	r := q.Search(src, d.SHA256)
+	sd.total = r.TotalMatchingLines
+	sd.top = sd.top[:0]
+	for _, m := range r.Matches {
+		sd.top = append(sd.top, index.LineScore{Line: m.Line, Score: m.MatchedTerms})
+	}
+	sd.hit = &FindHit{Doc: d, Result: r}
+	return nil
+}
+
+// listLines completes a scored document's result: its record, checked like
+// every read (the event table's digest too: damage anywhere in a document
+// fails any read of it), and the listed lines read from their chunks.
+func (a *Archive) listLines(sd scoredDoc, q *find.Query) (h FindHit, err error) {
+	if sd.hit != nil {
+		return *sd.hit, nil
+	}
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("document #%d: %w: reading it failed: %v", sd.seq, ErrCorrupt, r)
+		}
+	}()
+	err = a.bolt.View(func(tx *bolt.Tx) error {
+		d, err := docBySeq(tx, sd.seq)
+		if err != nil {
 			return err
 		}
 		if _, err := a.readEventTable(tx, d); err != nil {
 			return err
 		}
-		src, err = a.readSource(tx, d)
-		return err
+		rec := index.LinesRecord(tx, sd.seq)
+		if rec == nil {
+			return a.lineIndexError(tx, sd.seq, errors.New("the line index disappeared"))
+		}
+		l, err := index.ParseLines(rec, nil)
+		if err != nil {
+			return a.lineIndexError(tx, sd.seq, err)
+		}
+		if l.SourceSize != uint64(d.SourceSize) || l.ChunkSize != d.ChunkSize {
+			return a.lineIndexError(tx, sd.seq, fmt.Errorf("it describes %d bytes in chunks of %d", l.SourceSize, l.ChunkSize))
+		}
+		lr := &lineReader{a: a, tx: tx, d: d, l: l, chunks: map[int][]byte{}}
+		r := &find.Result{Status: find.StatusMatches, Query: q.Text(), Document: d.SHA256, TotalMatchingLines: sd.total}
+		for _, ls := range sd.top {
+			m, err := lr.line(ls.Line)
+			if err != nil {
+				return err
+			}
+			if m.MatchedTerms = q.Score([]byte(m.Text)); m.MatchedTerms != ls.Score {
+				return a.lineIndexError(tx, sd.seq, fmt.Errorf("line %d matches %d terms, the index says %d", ls.Line, m.MatchedTerms, ls.Score))
+			}
+			r.Matches = append(r.Matches, m)
+		}
+		h = FindHit{Doc: d, Result: r}
+		return nil
 	})
-	return d, src, err
+	return h, err
+}
+
+// lineReader reads whole lines of one document through its line index:
+// from the nearest line checkpoint, chunk by chunk, each chunk decompressed
+// once and checked against its SHA-256.
+type lineReader struct {
+	a      *Archive
+	tx     *bolt.Tx
+	d      *Document
+	l      *index.Lines
+	chunks map[int][]byte
+}
+
+func (r *lineReader) chunk(i int) ([]byte, error) {
+	if c, ok := r.chunks[i]; ok {
+		return c, nil
+	}
+	c, err := r.a.readChunks(r.tx, r.d, i, i)
+	if err != nil {
+		return nil, err
+	}
+	if sha256.Sum256(c) != r.l.ChunkDigest(i) {
+		return nil, fmt.Errorf("document %s (%s): %w: chunk %d does not hash to its digest", r.d.Label(), r.d.SHA256, ErrCorrupt, i)
+	}
+	r.chunks[i] = c
+	return c, nil
+}
+
+// lineEnd returns the offset of the first LF at or after from, or the
+// source size.
+func (r *lineReader) lineEnd(from uint64) (uint64, error) {
+	size, cs := r.l.SourceSize, uint64(r.d.ChunkSize)
+	for from < size {
+		c, err := r.chunk(int(from / cs))
+		if err != nil {
+			return 0, err
+		}
+		at := from % cs
+		if i := bytes.IndexByte(c[at:], '\n'); i >= 0 {
+			return from + uint64(i), nil
+		}
+		from += uint64(len(c)) - at
+	}
+	return size, nil
+}
+
+// bytes returns a copy of source[start:end].
+func (r *lineReader) bytes(start, end uint64) ([]byte, error) {
+	out := make([]byte, 0, end-start)
+	cs := uint64(r.d.ChunkSize)
+	for pos := start; pos < end; {
+		c, err := r.chunk(int(pos / cs))
+		if err != nil {
+			return nil, err
+		}
+		at := pos % cs
+		n := min(uint64(len(c))-at, end-pos)
+		out = append(out, c[at:at+n]...)
+		pos += n
+	}
+	return out, nil
+}
+
+// line returns line n (1-based) as a find match without its score.
+func (r *lineReader) line(n int) (find.Match, error) {
+	if n < 1 || n > r.l.NumLines {
+		return find.Match{}, fmt.Errorf("document %s (%s): %w: line %d outside the document's %d lines", r.d.Label(), r.d.SHA256, ErrCorrupt, n, r.l.NumLines)
+	}
+	at, start := r.l.Checkpoint(n)
+	for ; at < n; at++ {
+		end, err := r.lineEnd(start)
+		if err != nil {
+			return find.Match{}, err
+		}
+		if end >= r.l.SourceSize {
+			return find.Match{}, fmt.Errorf("document %s (%s): %w: line %d missing (the source ends at line %d)", r.d.Label(), r.d.SHA256, ErrCorrupt, n, at)
+		}
+		start = end + 1
+	}
+	end, err := r.lineEnd(start)
+	if err != nil {
+		return find.Match{}, err
+	}
+	text, err := r.bytes(start, end)
+	if err != nil {
+		return find.Match{}, err
+	}
+	if len(text) > 0 && text[len(text)-1] == '\r' {
+		text = text[:len(text)-1]
+	}
+	return find.Match{
+		Line:      n,
+		ByteStart: start,
+		ByteEnd:   start + uint64(len(text)),
+		SpanHash:  sha256.Sum256(text),
+		Text:      string(text),
+	}, nil
 }
 
 // liveBounds is index.Bounds without stray bits: candidates whose sequence

@@ -11,13 +11,16 @@ import (
 
 func seqKey(seq uint64) []byte { return binary.BigEndian.AppendUint64(nil, seq) }
 
-// indexDocument adds a document to the term and entity indexes, inside the
-// transaction that stores it.
-func indexDocument(tx *bolt.Tx, seq uint64, src []byte, events []engine.Event) error {
-	if err := index.AddTerms(tx, seq, src); err != nil {
+// indexDocument adds a document to the term, line and entity indexes,
+// inside the transaction that stores it.
+func indexDocument(tx *bolt.Tx, d *Document, src []byte, events []engine.Event) error {
+	if err := index.AddTerms(tx, d.Seq, src); err != nil {
 		return err
 	}
-	return index.AddEntities(tx, seq, events, src)
+	if err := index.AddLines(tx, d.Seq, src, d.ChunkSize); err != nil {
+		return err
+	}
+	return index.AddEntities(tx, d.Seq, events, src)
 }
 
 // maxSeq is the highest document sequence number issued.
@@ -54,7 +57,7 @@ func (a *Archive) reindex(tx *bolt.Tx) error {
 		if err != nil {
 			return err
 		}
-		return indexDocument(tx, d.Seq, s.Source, s.Events)
+		return indexDocument(tx, d, s.Source, s.Events)
 	})
 }
 
@@ -199,6 +202,9 @@ func (a *Archive) checkIndex(docs []*Document) []Problem {
 			if wrong > 0 {
 				problems = append(problems, Problem{Doc: d.Label(), Detail: fmt.Sprintf("term index holds wrong line counts for %d grams of the document (run `chronicle reindex`)", wrong)})
 			}
+			if !index.CheckLines(tx, d.Seq, src, d.ChunkSize) {
+				problems = append(problems, Problem{Doc: d.Label(), Detail: "line index does not match the document (run `chronicle reindex`)"})
+			}
 			if n, err := index.CheckEntities(tx, d.Seq, events, src); err != nil || n > 0 {
 				problems = append(problems, Problem{Doc: d.Label(), Detail: fmt.Sprintf("entity index misses %d entries of the document (run `chronicle reindex`)%s", n, errSuffix(err))})
 			}
@@ -206,6 +212,10 @@ func (a *Archive) checkIndex(docs []*Document) []Problem {
 		stray, err := index.StrayTermBits(tx, func(seq uint64) bool { return known[seq] })
 		if err != nil || stray > 0 {
 			problems = append(problems, Problem{Detail: fmt.Sprintf("term index holds %d entries for unknown documents%s", stray, errSuffix(err))})
+		}
+		stray, err = index.StrayLines(tx, func(seq uint64) bool { return known[seq] })
+		if err != nil || stray > 0 {
+			problems = append(problems, Problem{Detail: fmt.Sprintf("line index holds %d records for unknown documents%s", stray, errSuffix(err))})
 		}
 		stray, err = index.StrayEntities(tx, func(seq uint64, event int, role index.Role, name string) bool {
 			evs, ok := bySeq[seq]

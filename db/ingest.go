@@ -121,7 +121,7 @@ func (a *Archive) putDocument(tx *bolt.Tx, store *engine.Store, storeBytes []byt
 	if err := tx.Bucket(bucketSeqs).Put(seqKey(seq), d.SHA256[:]); err != nil {
 		return nil, err
 	}
-	if err := indexDocument(tx, seq, store.Source, store.Events); err != nil {
+	if err := indexDocument(tx, d, store.Source, store.Events); err != nil {
 		return nil, err
 	}
 	return d, docs.Put(d.SHA256[:], d.encode())

@@ -11,7 +11,7 @@ import (
 // SchemaVersion is the layout this package reads and writes. Older archives
 // are upgraded on open by the registered steps below, all in one write
 // transaction; newer ones are refused.
-const SchemaVersion = 6
+const SchemaVersion = 7
 
 // bucketOriginals keeps original V1/V2 receipt files imported beside their
 // stores (schema 2): document SHA-256 ‖ SHA-256 of the receipt bytes →
@@ -53,6 +53,8 @@ var Upgrades = []Upgrade{
 		Apply: func(a *Archive, tx *bolt.Tx) error { return a.reindexOnce(tx) }},
 	{From: 5, Summary: "store new documents' chunks as S2 frames (existing zstd chunks stay as they are)",
 		Apply: func(*Archive, *bolt.Tx) error { return nil }},
+	{From: 6, Summary: "build each document's line index (the lines of every token, chunk digests), so find reads only the lines it lists",
+		Apply: func(a *Archive, tx *bolt.Tx) error { return a.reindexOnce(tx) }},
 }
 
 // reindexOnce rebuilds the indexes at most once per upgrade: every

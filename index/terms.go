@@ -21,7 +21,7 @@ var (
 )
 
 // Buckets lists the buckets the index owns.
-var Buckets = [][]byte{bucketGrams, bucketEntities, bucketSpans}
+var Buckets = [][]byte{bucketGrams, bucketEntities, bucketSpans, bucketLines}
 
 // CreateBuckets creates the index buckets if they are missing.
 func CreateBuckets(tx *bolt.Tx) error {

@@ -1,0 +1,128 @@
+package db_test
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"chronicle/db"
+	"chronicle/engine/find"
+
+	"github.com/stretchr/testify/require"
+	bolt "go.etcd.io/bbolt"
+)
+
+// editLineRecord replaces document seq's line index record by what fn
+// returns (nil deletes it).
+func editLineRecord(seq uint64, fn func(rec []byte) []byte) func(tx *bolt.Tx) error {
+	return func(tx *bolt.Tx) error {
+		b := tx.Bucket([]byte("lines"))
+		k := binary.BigEndian.AppendUint64(nil, seq)
+		rec := b.Get(k)
+		if rec == nil {
+			return fmt.Errorf("document #%d has no line index", seq)
+		}
+		if out := fn(bytes.Clone(rec)); out != nil {
+			return b.Put(k, out)
+		}
+		return b.Delete(k)
+	}
+}
+
+// TestLineIndexDamage: a missing line index falls back to scanning the
+// document (same answer, reported by check); a damaged one fails find with
+// the document's name, never a wrong answer; a stray one is reported;
+// reindex repairs all three.
+func TestLineIndexDamage(t *testing.T) {
+	t.Parallel()
+	c := ixBuild(t, 31, 40)
+	docs := c.docs(t)
+	srcs := make([][]byte, len(docs))
+	for i, d := range docs {
+		srcs[i] = c.src[d.SHA256]
+	}
+	r := rand.New(rand.NewPCG(31, 1))
+	var queries []*find.Query
+	for len(queries) < 40 {
+		if q, err := find.NewQuery(ixTerms(r, srcs)); err == nil {
+			queries = append(queries, q)
+		}
+	}
+	answers := func() []string {
+		var out []string
+		for _, q := range queries {
+			hits, err := c.a.Find(q, 0)
+			require.NoError(t, err)
+			out = append(out, findLines(t, hits))
+		}
+		return out
+	}
+	want := answers()
+	for i, q := range queries {
+		require.Equal(t, findLines(t, c.scanRanking(t, docs, q.Text())), want[i], "terms %q", q.Text())
+	}
+
+	// Missing: the document is scanned whole, the answers do not change.
+	missing := docs[5]
+	c.edit(t, editLineRecord(missing.Seq, func([]byte) []byte { return nil }))
+	require.Equal(t, want, answers())
+	probs := c.problems(t)
+	require.Len(t, probs, 1, "%v", probs)
+	require.Equal(t, missing.Label(), probs[0].Doc)
+	require.Contains(t, probs[0].Detail, "line index does not match")
+
+	// Damaged (one flipped byte anywhere): every find touching it fails
+	// with its name.
+	damaged := docs[9]
+	require.NotEmpty(t, srcs[9])
+	flip := editLineRecord(damaged.Seq, func(rec []byte) []byte {
+		rec[len(rec)/2] ^= 0x04
+		return rec
+	})
+	c.edit(t, flip)
+	term := string(bytes.Fields(srcs[9])[0])
+	_, err := c.a.Find(mustQuery(t, term), 0)
+	require.ErrorIs(t, err, db.ErrCorrupt)
+	require.ErrorContains(t, err, damaged.Label())
+	require.ErrorContains(t, err, "line index")
+	c.edit(t, flip) // flipped back, for the next step
+
+	// Another document's record (a valid one): the listed lines are checked
+	// against the chunk digests and their own bytes.
+	swapped := docs[12]
+	var other []byte
+	c.edit(t, func(tx *bolt.Tx) error {
+		other = bytes.Clone(tx.Bucket([]byte("lines")).Get(binary.BigEndian.AppendUint64(nil, docs[13].Seq)))
+		return nil
+	})
+	c.edit(t, editLineRecord(swapped.Seq, func([]byte) []byte { return other }))
+	_, err = c.a.Find(mustQuery(t, string(bytes.Fields(srcs[12])[0])), 0)
+	require.ErrorIs(t, err, db.ErrCorrupt)
+	require.ErrorContains(t, err, swapped.Label())
+
+	// A record for no document.
+	c.edit(t, flip)
+	c.edit(t, func(tx *bolt.Tx) error {
+		return tx.Bucket([]byte("lines")).Put(binary.BigEndian.AppendUint64(nil, 999), other)
+	})
+	probs = c.problems(t)
+	require.Len(t, probs, 4, "%v", probs)
+	for i, d := range []*db.Document{missing, damaged, swapped} {
+		require.Equal(t, d.Label(), probs[i].Doc)
+		require.Contains(t, probs[i].Detail, "line index does not match")
+	}
+	require.Contains(t, probs[3].Detail, "line index holds 1 records for unknown documents")
+
+	_, err = c.a.Reindex()
+	require.NoError(t, err)
+	require.Empty(t, c.problems(t))
+	require.Equal(t, want, answers())
+}
+
+func mustQuery(t testing.TB, terms string) *find.Query {
+	q, err := find.NewQuery(terms)
+	require.NoError(t, err)
+	return q
+}

@@ -1,0 +1,58 @@
+package index
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// bucketLines maps a document's sequence number (u64 BE) to its line index
+// record (BuildLines).
+var bucketLines = []byte("lines")
+
+func linesKey(seq uint64) []byte { return binary.BigEndian.AppendUint64(nil, seq) }
+
+// AddLines stores the line index of document seq, whose source is kept in
+// chunks of chunkSize bytes.
+func AddLines(tx *bolt.Tx, seq uint64, src []byte, chunkSize int) error {
+	b := tx.Bucket(bucketLines)
+	if b == nil {
+		return fmt.Errorf("index: %s bucket missing", bucketLines)
+	}
+	return b.Put(linesKey(seq), BuildLines(src, chunkSize))
+}
+
+// LinesRecord returns document seq's line index record, nil when it has
+// none. The bytes are valid for the life of the transaction only.
+func LinesRecord(tx *bolt.Tx, seq uint64) []byte {
+	b := tx.Bucket(bucketLines)
+	if b == nil {
+		return nil
+	}
+	return b.Get(linesKey(seq))
+}
+
+// CheckLines reports whether document seq's stored line index is exactly
+// the one its source gives.
+func CheckLines(tx *bolt.Tx, seq uint64, src []byte, chunkSize int) bool {
+	return bytes.Equal(LinesRecord(tx, seq), BuildLines(src, chunkSize))
+}
+
+// StrayLines counts line index records of unknown documents and malformed
+// keys.
+func StrayLines(tx *bolt.Tx, known func(seq uint64) bool) (int, error) {
+	b := tx.Bucket(bucketLines)
+	if b == nil {
+		return 0, fmt.Errorf("index: %s bucket missing", bucketLines)
+	}
+	stray := 0
+	err := b.ForEach(func(k, _ []byte) error {
+		if len(k) != 8 || !known(binary.BigEndian.Uint64(k)) {
+			stray++
+		}
+		return nil
+	})
+	return stray, err
+}
