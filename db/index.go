@@ -11,13 +11,34 @@ import (
 
 func seqKey(seq uint64) []byte { return binary.BigEndian.AppendUint64(nil, seq) }
 
+// indexPrep is a document's term and line index entries, computed before
+// the transaction that stores them.
+type indexPrep struct {
+	grams *index.Grams
+	lines []byte
+}
+
+// prepareIndex computes a document's index entries, the two halves in
+// parallel.
+func prepareIndex(src []byte, chunkSize int) *indexPrep {
+	p := &indexPrep{}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		p.lines = index.BuildLines(src, chunkSize)
+	}()
+	p.grams = index.CountGrams(src)
+	<-done
+	return p
+}
+
 // indexDocument adds a document to the term, line and entity indexes,
 // inside the transaction that stores it.
-func indexDocument(tx *bolt.Tx, d *Document, src []byte, events []engine.Event) error {
-	if err := index.AddTerms(tx, d.Seq, src); err != nil {
+func indexDocument(tx *bolt.Tx, d *Document, p *indexPrep, src []byte, events []engine.Event) error {
+	if err := p.grams.Add(tx, d.Seq); err != nil {
 		return err
 	}
-	if err := index.AddLines(tx, d.Seq, src, d.ChunkSize); err != nil {
+	if err := index.PutLines(tx, d.Seq, p.lines); err != nil {
 		return err
 	}
 	return index.AddEntities(tx, d.Seq, events, src)
@@ -57,7 +78,7 @@ func (a *Archive) reindex(tx *bolt.Tx) error {
 		if err != nil {
 			return err
 		}
-		return indexDocument(tx, d, s.Source, s.Events)
+		return indexDocument(tx, d, prepareIndex(s.Source, d.ChunkSize), s.Source, s.Events)
 	})
 }
 

@@ -3,8 +3,10 @@ package db
 import (
 	"crypto/sha256"
 	"fmt"
+	"sync"
 
 	"chronicle/engine"
+
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -25,19 +27,14 @@ type IngestResult struct {
 // other document stays, reachable by hash and its other names.
 func (a *Archive) Ingest(src []byte, importedAt uint64, names ...string) (*IngestResult, error) {
 	doc := Digest(sha256.Sum256(src))
-	var store *engine.Store
-	var storeBytes []byte
+	var p *prepared
 	prepare := func() error {
-		if store != nil {
+		if p != nil {
 			return nil
 		}
 		var err error
-		store, err = engine.NewStore(src, importedAt)
-		if err != nil {
-			return err
-		}
-		storeBytes = store.Encode()
-		return nil
+		p, err = a.prepareDocument(src, importedAt)
+		return err
 	}
 	// Extraction is the expensive part and may fail: do it outside the write
 	// transaction unless the document is already present.
@@ -68,7 +65,7 @@ func (a *Archive) Ingest(src []byte, importedAt uint64, names ...string) (*Inges
 				return err
 			}
 			var err error
-			if d, err = a.putDocument(tx, store, storeBytes); err != nil {
+			if d, err = a.putDocument(tx, p); err != nil {
 				return err
 			}
 		}
@@ -88,14 +85,74 @@ func (a *Archive) Ingest(src []byte, importedAt uint64, names ...string) (*Inges
 	return res, nil
 }
 
-// putDocument writes a new document: chunks, event table and record.
-func (a *Archive) putDocument(tx *bolt.Tx, store *engine.Store, storeBytes []byte) (*Document, error) {
+// prepared is everything a new document's write transaction stores,
+// computed before it: outside the archive's write lock, and in parallel
+// (the extraction, the compression of the chunks and the two term indexes
+// are independent).
+type prepared struct {
+	store        *engine.Store
+	storeSHA256  Digest
+	eventsSHA256 Digest
+	eventsFrame  []byte
+	frames       [][]byte
+	ix           *indexPrep
+}
+
+// prepareDocument extracts src's store and computes what putDocument
+// stores. A rejected source returns the extraction error.
+func (a *Archive) prepareDocument(src []byte, importedAt uint64) (*prepared, error) {
+	p := &prepared{}
+	defer p.startSource(src)()
+	store, err := engine.NewStore(src, importedAt)
+	if err != nil {
+		return nil, err
+	}
+	p.setStore(a, store, store.Encode())
+	return p, nil
+}
+
+// prepareStore is prepareDocument for a store already loaded and checked
+// (an import keeps its exact bytes).
+func (a *Archive) prepareStore(store *engine.Store, storeBytes []byte) *prepared {
+	p := &prepared{}
+	defer p.startSource(store.Source)()
+	p.setStore(a, store, storeBytes)
+	return p
+}
+
+// startSource compresses the source and computes its index entries on
+// other goroutines; the returned function waits for them.
+func (p *prepared) startSource(src []byte) (wait func()) {
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		p.ix = prepareIndex(src, ChunkSize)
+	}()
+	go func() {
+		defer wg.Done()
+		p.frames = compressSource(src)
+	}()
+	return wg.Wait
+}
+
+func (p *prepared) setStore(a *Archive, store *engine.Store, storeBytes []byte) {
+	table := storeBytes[engine.HeaderSize+len(store.Source):]
+	p.store = store
+	p.storeSHA256 = sha256.Sum256(storeBytes)
+	p.eventsSHA256 = sha256.Sum256(table)
+	p.eventsFrame = a.enc.EncodeAll(table, nil)
+}
+
+// putDocument writes a new document: chunks, event table, record and index
+// entries.
+func (a *Archive) putDocument(tx *bolt.Tx, p *prepared) (*Document, error) {
 	docs := tx.Bucket(bucketDocs)
 	seq, err := docs.NextSequence()
 	if err != nil {
 		return nil, err
 	}
-	table := storeBytes[engine.HeaderSize+len(store.Source):]
+	store := p.store
 	d := &Document{
 		SHA256:       store.Document,
 		Seq:          seq,
@@ -103,25 +160,24 @@ func (a *Archive) putDocument(tx *bolt.Tx, store *engine.Store, storeBytes []byt
 		ImportedAt:   store.ImportedAt,
 		SourceSize:   int64(len(store.Source)),
 		EventCount:   len(store.Events),
-		StoreSHA256:  sha256.Sum256(storeBytes),
-		EventsSHA256: sha256.Sum256(table),
+		StoreSHA256:  p.storeSHA256,
+		EventsSHA256: p.eventsSHA256,
 		ChunkSize:    ChunkSize,
 		Codec:        CodecS2,
 		Names:        []string{},
 	}
-	stored, err := a.putSource(tx, d.SHA256, store.Source)
+	stored, err := a.putSource(tx, d.SHA256, p.frames)
 	if err != nil {
 		return nil, err
 	}
-	frame := a.enc.EncodeAll(table, nil)
-	d.StoredBytes = stored + int64(len(frame))
-	if err := tx.Bucket(bucketEvents).Put(d.SHA256[:], frame); err != nil {
+	d.StoredBytes = stored + int64(len(p.eventsFrame))
+	if err := tx.Bucket(bucketEvents).Put(d.SHA256[:], p.eventsFrame); err != nil {
 		return nil, err
 	}
 	if err := tx.Bucket(bucketSeqs).Put(seqKey(seq), d.SHA256[:]); err != nil {
 		return nil, err
 	}
-	if err := indexDocument(tx, d, store.Source, store.Events); err != nil {
+	if err := indexDocument(tx, d, p.ix, store.Source, store.Events); err != nil {
 		return nil, err
 	}
 	return d, docs.Put(d.SHA256[:], d.encode())

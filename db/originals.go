@@ -48,6 +48,17 @@ type ImportResult struct {
 func (a *Archive) ImportStore(s *engine.Store, storeBytes []byte, names []string, originals []Original) (*ImportResult, error) {
 	res := &ImportResult{}
 	storeSum := Digest(sha256.Sum256(storeBytes))
+	var p *prepared // computed outside the write transaction when new
+	exists := false
+	if err := a.bolt.View(func(tx *bolt.Tx) error {
+		exists = tx.Bucket(bucketDocs).Get(s.Document[:]) != nil
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	if !exists {
+		p = a.prepareStore(s, storeBytes)
+	}
 	err := a.bolt.Update(func(tx *bolt.Tx) error {
 		var d *Document
 		if raw := tx.Bucket(bucketDocs).Get(s.Document[:]); raw != nil {
@@ -58,8 +69,11 @@ func (a *Archive) ImportStore(s *engine.Store, storeBytes []byte, names []string
 			res.Present = d.StoreSHA256 == storeSum
 			res.Conflict = !res.Present
 		} else {
+			if p == nil {
+				p = a.prepareStore(s, storeBytes)
+			}
 			var err error
-			if d, err = a.putDocument(tx, s, storeBytes); err != nil {
+			if d, err = a.putDocument(tx, p); err != nil {
 				return err
 			}
 		}

@@ -37,14 +37,22 @@ func chunkKey(doc Digest, i int) []byte {
 // 1.0 × sources target). Older documents keep their zstd chunks.
 const CodecS2 = "s2"
 
-// putSource stores src as S2 frames of ChunkSize bytes; it returns the
-// compressed size.
-func (a *Archive) putSource(tx *bolt.Tx, doc Digest, src []byte) (int64, error) {
-	chunks := tx.Bucket(bucketChunks)
-	var stored int64
+// compressSource cuts src into S2 frames of ChunkSize bytes.
+func compressSource(src []byte) [][]byte {
+	var frames [][]byte
 	for i := 0; i*ChunkSize < len(src); i++ {
 		end := min((i+1)*ChunkSize, len(src))
-		frame := s2.EncodeBetter(nil, src[i*ChunkSize:end])
+		frames = append(frames, s2.EncodeBetter(nil, src[i*ChunkSize:end]))
+	}
+	return frames
+}
+
+// putSource stores a document's frames (compressSource); it returns their
+// total size.
+func (a *Archive) putSource(tx *bolt.Tx, doc Digest, frames [][]byte) (int64, error) {
+	chunks := tx.Bucket(bucketChunks)
+	var stored int64
+	for i, frame := range frames {
 		stored += int64(len(frame))
 		if err := chunks.Put(chunkKey(doc, i), frame); err != nil {
 			return 0, err

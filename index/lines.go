@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"hash/maphash"
 	"slices"
 
 	"chronicle/engine"
@@ -72,79 +73,61 @@ var separators = func() (t [256]bool) {
 // BuildLines returns the line index record of src stored in chunks of
 // chunkSize bytes.
 func BuildLines(src []byte, chunkSize int) []byte {
-	type posting struct{ lines []uint32 }
-	postings := map[string]*posting{}
-	var checkpoints []uint64
-	line := uint32(0)
-	for start := 0; start < len(src); {
-		line++
-		if (line-1)%LineCheckpoint == 0 {
-			checkpoints = append(checkpoints, uint64(start))
-		}
-		end := len(src)
-		if i := bytes.IndexByte(src[start:], '\n'); i >= 0 {
-			end = start + i
-		}
-		for i := start; i < end; {
-			for i < end && separators[src[i]] {
-				i++
-			}
-			j := i
-			for j < end && !separators[src[j]] {
-				j++
-			}
-			if j > i {
-				p := postings[string(src[i:j])]
-				if p == nil {
-					p = &posting{}
-					postings[string(src[i:j])] = p
-				}
-				if n := len(p.lines); n == 0 || p.lines[n-1] != line {
-					p.lines = append(p.lines, line)
-				}
-			}
-			i = j
-		}
-		start = end + 1
-	}
-	tokens := make([]string, 0, len(postings))
+	var t tokenTable
+	checkpoints, lines := t.scan(src)
+	order := t.sorted(src)
 	dictLen := 0
-	for t := range postings {
-		tokens = append(tokens, t)
-		dictLen += len(t) + 1
+	for _, id := range order {
+		tk := &t.toks[id]
+		dictLen += int(tk.end-tk.start) + 1
 	}
-	slices.Sort(tokens)
+	// Each token's lines, in dictionary order, by a counting sort of the
+	// occurrences (which arrive in line order).
+	next := make([]uint32, len(t.toks))
+	at := uint32(0)
+	for _, id := range order {
+		next[id] = at
+		at += t.toks[id].lines
+	}
+	flat := make([]uint32, len(t.occID))
+	for i, id := range t.occID {
+		flat[next[id]] = t.occLine[i]
+		next[id]++
+	}
 
 	dict := make([]byte, 0, dictLen)
-	var body, groups []byte
+	body := make([]byte, 0, len(flat)+len(flat)/2)
+	var groups []byte
 	prevGroup := 0
-	for k, t := range tokens {
-		dict = append(dict, t...)
+	at = 0
+	for k, id := range order {
+		tk := &t.toks[id]
+		dict = append(dict, src[tk.start:tk.end]...)
 		dict = append(dict, '\n')
 		if k%TokenGroup == 0 {
 			groups = binary.AppendUvarint(groups, uint64(len(body)-prevGroup))
 			prevGroup = len(body)
 		}
-		lines := postings[t].lines
-		n := 0
-		prev := uint32(0)
-		for _, l := range lines {
+		ls := flat[at : at+tk.lines]
+		at += tk.lines
+		n, prev := 0, uint32(0)
+		for _, l := range ls {
 			n += uvarintLen(uint64(l - prev))
 			prev = l
 		}
 		body = binary.AppendUvarint(body, uint64(n))
 		prev = 0
-		for _, l := range lines {
+		for _, l := range ls {
 			body = binary.AppendUvarint(body, uint64(l-prev))
 			prev = l
 		}
 	}
-
+	tokens := order
 	out := make([]byte, 8, 64+32*(len(src)/chunkSize+1)+3*len(checkpoints)+len(dict)/2+len(groups)+len(body))
 	copy(out, linesMagic)
 	out = binary.AppendUvarint(out, uint64(len(src)))
 	out = binary.AppendUvarint(out, uint64(chunkSize))
-	out = binary.AppendUvarint(out, uint64(line))
+	out = binary.AppendUvarint(out, uint64(lines))
 	for i := 0; i < len(src); i += chunkSize {
 		sum := sha256.Sum256(src[i:min(i+chunkSize, len(src))])
 		out = append(out, sum[:]...)
@@ -164,6 +147,119 @@ func BuildLines(src []byte, chunkSize int) []byte {
 	out = append(out, body...)
 	binary.LittleEndian.PutUint32(out[4:8], crc32.Checksum(out[8:], castagnoli))
 	return out
+}
+
+// tokenTable collects the distinct tokens of a source with an
+// open-addressing hash table over their first occurrences (no allocation
+// per token), and every (token, line) pair once.
+type tokenTable struct {
+	toks    []tokenInfo
+	slots   []uint32 // token id + 1; 0 marks an empty slot
+	mask    uint64
+	seed    maphash.Seed
+	occID   []uint32 // per distinct (token, line) pair, in line order
+	occLine []uint32
+}
+
+type tokenInfo struct {
+	start, end uint32 // the first occurrence in the source
+	last       uint32 // the last line counted
+	lines      uint32 // how many lines hold the token
+}
+
+// scan tokenizes src line by line; it returns the start offsets of every
+// LineCheckpoint-th line and the number of lines.
+func (t *tokenTable) scan(src []byte) (checkpoints []uint64, lines uint32) {
+	t.seed = maphash.MakeSeed()
+	t.slots = make([]uint32, 1024)
+	t.mask = uint64(len(t.slots) - 1)
+	t.occID = make([]uint32, 0, len(src)/8)
+	t.occLine = make([]uint32, 0, len(src)/8)
+	prevStart, prevEnd, prevID := 0, 0, uint32(0) // the last token seen
+	for start := 0; start < len(src); {
+		lines++
+		if (lines-1)%LineCheckpoint == 0 {
+			checkpoints = append(checkpoints, uint64(start))
+		}
+		end := len(src)
+		if i := bytes.IndexByte(src[start:], '\n'); i >= 0 {
+			end = start + i
+		}
+		for i := start; i < end; {
+			for i < end && separators[src[i]] {
+				i++
+			}
+			j := i
+			for j < end && !separators[src[j]] {
+				j++
+			}
+			if j == i {
+				break
+			}
+			var id uint32
+			// Repeated words ("word word word") skip the hash.
+			if j-i == prevEnd-prevStart && prevEnd > prevStart && bytes.Equal(src[i:j], src[prevStart:prevEnd]) {
+				id = prevID
+			} else {
+				id = t.intern(src, i, j)
+			}
+			prevStart, prevEnd, prevID = i, j, id
+			if tk := &t.toks[id]; tk.last != lines {
+				tk.last = lines
+				tk.lines++
+				t.occID = append(t.occID, id)
+				t.occLine = append(t.occLine, lines)
+			}
+			i = j
+		}
+		start = end + 1
+	}
+	return checkpoints, lines
+}
+
+// intern returns the id of token src[i:j], adding it if new.
+func (t *tokenTable) intern(src []byte, i, j int) uint32 {
+	tok := src[i:j]
+	for h := maphash.Bytes(t.seed, tok) & t.mask; ; h = (h + 1) & t.mask {
+		s := t.slots[h]
+		if s == 0 {
+			id := uint32(len(t.toks))
+			t.toks = append(t.toks, tokenInfo{start: uint32(i), end: uint32(j)})
+			t.slots[h] = id + 1
+			if len(t.toks)*2 > len(t.slots) {
+				t.grow(src)
+			}
+			return id
+		}
+		if tk := &t.toks[s-1]; int(tk.end-tk.start) == len(tok) && bytes.Equal(src[tk.start:tk.end], tok) {
+			return s - 1
+		}
+	}
+}
+
+func (t *tokenTable) grow(src []byte) {
+	t.slots = make([]uint32, 2*len(t.slots))
+	t.mask = uint64(len(t.slots) - 1)
+	for id, tk := range t.toks {
+		h := maphash.Bytes(t.seed, src[tk.start:tk.end]) & t.mask
+		for t.slots[h] != 0 {
+			h = (h + 1) & t.mask
+		}
+		t.slots[h] = uint32(id) + 1
+	}
+}
+
+// sorted returns the token ids in byte order of the tokens.
+func (t *tokenTable) sorted(src []byte) []uint32 {
+	order := make([]uint32, len(t.toks))
+	for i := range order {
+		order[i] = uint32(i)
+	}
+	slices.SortFunc(order, func(x, y uint32) int {
+		a, b := &t.toks[x], &t.toks[y]
+		return bytes.Compare(src[a.start:a.end], src[b.start:b.end])
+	})
+	return order
 }
 
 func uvarintLen(v uint64) int {

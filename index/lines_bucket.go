@@ -17,11 +17,17 @@ func linesKey(seq uint64) []byte { return binary.BigEndian.AppendUint64(nil, seq
 // AddLines stores the line index of document seq, whose source is kept in
 // chunks of chunkSize bytes.
 func AddLines(tx *bolt.Tx, seq uint64, src []byte, chunkSize int) error {
+	return PutLines(tx, seq, BuildLines(src, chunkSize))
+}
+
+// PutLines stores a line index record built by BuildLines for document
+// seq.
+func PutLines(tx *bolt.Tx, seq uint64, rec []byte) error {
 	b := tx.Bucket(bucketLines)
 	if b == nil {
 		return fmt.Errorf("index: %s bucket missing", bucketLines)
 	}
-	return b.Put(linesKey(seq), BuildLines(src, chunkSize))
+	return b.Put(linesKey(seq), rec)
 }
 
 // LinesRecord returns document seq's line index record, nil when it has

@@ -329,13 +329,24 @@ func withCount(v []byte, bit uint64, lines uint32) []byte {
 // AddTerms records every gram of src, with its line count, for document
 // seq.
 func AddTerms(tx *bolt.Tx, seq uint64, src []byte) error {
+	return CountGrams(src).Add(tx, seq)
+}
+
+// Grams is the gram line counts of one text, computed before (and outside)
+// the write transaction that records them.
+type Grams struct{ counts *gramCounts }
+
+// CountGrams counts the grams of src.
+func CountGrams(src []byte) *Grams { return &Grams{countGrams(src)} }
+
+// Add records the counted grams for document seq.
+func (g *Grams) Add(tx *bolt.Tx, seq uint64) error {
 	b := tx.Bucket(bucketGrams)
 	if b == nil {
 		return fmt.Errorf("index: %s bucket missing", bucketGrams)
 	}
-	counts := countGrams(src)
 	group, bit := groupOf(seq)
-	return counts.each(func(n int, gram, lines uint32) error {
+	return g.counts.each(func(n int, gram, lines uint32) error {
 		k := gramKey(group, n, gram)
 		return b.Put(k, withCount(b.Get(k), bit, lines))
 	})
