@@ -22,7 +22,7 @@
 //	receipts  document SHA-256 ‖ receipt SHA-256 → sequence (u64 BE) ‖ receipt
 //	originals document SHA-256 ‖ receipt SHA-256 → imported original receipt (JSON)
 //	seqs      document sequence number (u64 BE) → document SHA-256
-//	grams, entities, spans  the term and entity indexes (package index)
+//	grams, lines, entities, spans  the term, line and entity indexes (package index)
 //
 // The source is cut into fixed-size chunks, each its own compressed frame, so that
 // one evidence span can be re-read without decompressing the whole
@@ -31,6 +31,8 @@
 // # Caveats
 //
 // Corruption is never answered around: every read of a document re-hashes
-// what it decompressed against the digests in its record and returns
+// what it decompressed against the digests in its record (whole documents
+// against their SHA-256, single chunks against the chunk digests of the
+// line index, evidence spans against their span digests) and returns
 // ErrCorrupt naming the document.
 package db

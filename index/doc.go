@@ -1,5 +1,5 @@
-// Package index keeps the two archive indexes inside the archive's bbolt
-// file, written in the same transaction as their document.
+// Package index keeps the archive's indexes (terms, lines, entities)
+// inside its bbolt file, written in the same transaction as their document.
 //
 // # Term index
 //
@@ -16,6 +16,22 @@
 // holding the gram. Adding a document therefore rewrites only its own
 // group's key range (bounded write amplification in the B+tree), and a
 // query costs one lookup per gram per group.
+//
+// # Line index
+//
+// The term index says which documents can match; the line index says
+// which lines do, without reading the document. For each document it keeps
+// its dictionary of distinct tokens (maximal runs of bytes outside the
+// SPEC 11 separator set) and, for each token, the numbers of the lines
+// holding it. A find term holds no separator, so it occurs in a line
+// exactly when it occurs inside one of the line's tokens: scoring a
+// document is a substring search over its dictionary and a union of line
+// lists (LineScorer), exact for every term length. The record also keeps
+// the SHA-256 of every source chunk and the start offset of every 32nd
+// line, so the few lines a result lists are read from their chunks alone
+// and checked. Records are one value per document (BuildLines, ParseLines),
+// checksummed (CRC-32C) against accidental damage; check rebuilds them
+// from the source and compares bytes.
 //
 // # Entity index
 //
