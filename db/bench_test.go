@@ -546,7 +546,7 @@ func BenchmarkArchiveSize(b *testing.B) {
 	var used int64
 	err = bdb.View(func(tx *bolt.Tx) error {
 		used = tx.Size()
-		for _, name := range []string{"chunks", "events", "grams", "entities", "spans"} {
+		for _, name := range []string{"chunks", "events", "grams", "lines", "entities", "spans"} {
 			s := tx.Bucket([]byte(name)).Stats()
 			b.ReportMetric(float64(s.LeafInuse+s.BranchInuse)/float64(f.srcBytes), name+"_ratio")
 		}

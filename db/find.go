@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"runtime/debug"
 	"slices"
@@ -29,10 +30,11 @@ type FindStats struct {
 }
 
 // Find searches the whole archive: the term index selects the documents
-// that can match, each candidate is decompressed, re-hashed and searched
-// (in parallel, one document per core), and the documents with at least one
+// that can match, each candidate's lines are scored from its line index (in
+// parallel, one document per core), and the documents with at least one
 // matching line are ranked by best matched_terms, then total matching lines,
-// then import order. limit <= 0 keeps them all.
+// then import order. limit <= 0 keeps them all. Only the lines a result
+// lists are read from the source.
 //
 // With limit > 0 the search stops early. The index bounds every candidate's
 // ranking key from above (see index.Bounds); candidates are searched best
@@ -82,6 +84,13 @@ func hitKey(h FindHit) rankKey {
 // the chunks holding them are decompressed and checked against their
 // SHA-256, and every listed line is re-scored from its bytes.
 func (a *Archive) FindWithStats(q *find.Query, limit int) ([]FindHit, FindStats, error) {
+	return a.FindUpTo(q, limit, math.MaxUint64)
+}
+
+// FindUpTo is FindWithStats over documents #1..#upTo only: the answer the
+// archive gave when it held upTo documents (cross-archive receipts replay
+// it; see archive_receipt.go).
+func (a *Archive) FindUpTo(q *find.Query, limit int, upTo uint64) ([]FindHit, FindStats, error) {
 	var cands []index.Bound
 	err := a.bolt.View(func(tx *bolt.Tx) error {
 		var err error
@@ -91,6 +100,7 @@ func (a *Archive) FindWithStats(q *find.Query, limit int) ([]FindHit, FindStats,
 	if err != nil {
 		return nil, FindStats{}, err
 	}
+	cands = boundsUpTo(cands, upTo)
 	stats := FindStats{Candidates: len(cands)}
 	if limit > 0 {
 		slices.SortFunc(cands, func(x, y index.Bound) int {

@@ -125,8 +125,13 @@ func receiptKey(r *Receipt) []byte {
 
 // putReceipt keeps a receipt; the same receipt issued twice is kept once.
 func putReceipt(tx *bolt.Tx, r *Receipt) error {
+	return putReceiptBytes(tx, receiptKey(r), r.Encode())
+}
+
+// putReceiptBytes keeps the encoded receipt data under key, after the issue
+// sequence number; a key already present is left as it is.
+func putReceiptBytes(tx *bolt.Tx, key, data []byte) error {
 	b := tx.Bucket(bucketReceipts)
-	key := receiptKey(r)
 	if b.Get(key) != nil {
 		return nil
 	}
@@ -134,7 +139,7 @@ func putReceipt(tx *bolt.Tx, r *Receipt) error {
 	if err != nil {
 		return err
 	}
-	return b.Put(key, append(binary.BigEndian.AppendUint64(nil, seq), r.Encode()...))
+	return b.Put(key, append(binary.BigEndian.AppendUint64(nil, seq), data...))
 }
 
 // KeepReceipt stores a receipt the caller issued (query, claim, find).
@@ -150,15 +155,36 @@ func (a *Archive) KeepReceipt(r *Receipt) error {
 	return a.bolt.Update(func(tx *bolt.Tx) error { return putReceipt(tx, r) })
 }
 
-// Receipts lists the kept receipts in issue order, of one document when doc
-// is non-nil. A stored receipt that no longer parses is reported as
-// corruption.
+// Receipts lists the kept document receipts in issue order, of one document
+// when doc is non-nil. Cross-archive receipts (SetReceipts) are not listed,
+// but every kept receipt walked is parsed: one that no longer parses is
+// reported as corruption.
 func (a *Archive) Receipts(doc *Digest) ([]*Receipt, error) {
-	type seqd struct {
-		seq uint64
-		r   *Receipt
+	kept, err := a.keptReceipts(doc)
+	var out []*Receipt
+	for _, k := range kept {
+		if k.doc != nil {
+			out = append(out, k.doc)
+		}
 	}
-	var all []seqd
+	if out == nil {
+		out = []*Receipt{}
+	}
+	return out, err
+}
+
+// keptReceipt is one entry of the receipts bucket: a document receipt or a
+// cross-archive one.
+type keptReceipt struct {
+	seq uint64
+	doc *Receipt
+	set *SetReceipt
+}
+
+// keptReceipts reads the kept receipts (of one document's key prefix when
+// doc is non-nil) in issue order, each parsed by its header.
+func (a *Archive) keptReceipts(doc *Digest) ([]keptReceipt, error) {
+	var all []keptReceipt
 	err := a.bolt.View(func(tx *bolt.Tx) error {
 		c := tx.Bucket(bucketReceipts).Cursor()
 		var prefix []byte
@@ -169,18 +195,20 @@ func (a *Archive) Receipts(doc *Digest) ([]*Receipt, error) {
 			if len(v) < 8 {
 				return fmt.Errorf("receipt %x: %w: short value", k, ErrCorrupt)
 			}
-			r, err := ParseReceipt(v[8:])
+			kr := keptReceipt{seq: binary.BigEndian.Uint64(v[:8])}
+			var err error
+			if IsSetReceipt(v[8:]) {
+				kr.set, err = ParseSetReceipt(v[8:])
+			} else {
+				kr.doc, err = ParseReceipt(v[8:])
+			}
 			if err != nil {
 				return fmt.Errorf("receipt %x: %w: %v", k, ErrCorrupt, err)
 			}
-			all = append(all, seqd{binary.BigEndian.Uint64(v[:8]), r})
+			all = append(all, kr)
 		}
 		return nil
 	})
 	sort.Slice(all, func(i, j int) bool { return all[i].seq < all[j].seq })
-	out := make([]*Receipt, len(all))
-	for i := range all {
-		out[i] = all[i].r
-	}
-	return out, err
+	return all, err
 }

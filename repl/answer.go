@@ -98,10 +98,32 @@ func (x *ctx) keepReceipt(a *db.Archive, kind db.ReceiptKind, d *db.Document, qu
 	if err := a.KeepReceipt(rec); err != nil {
 		return nil, err
 	}
+	return rec, x.writeReceipt(rec.Encode())
+}
+
+// writeReceipt writes a receipt to --receipt FILE (write-once: an existing
+// file is left alone when it holds the same receipt, else it is an error);
+// nothing without --receipt or with --receipt -.
+func (x *ctx) writeReceipt(data []byte) error {
 	if path := x.p.value("receipt"); path != "" && path != "-" {
-		return rec, fileio.WriteOnce(path, rec.Encode())
+		return fileio.WriteOnce(path, data)
 	}
-	return rec, nil
+	return nil
+}
+
+// showSetReceipt ends a cross-archive result issued with --receipt: the
+// whole receipt with --receipt -, else on the readable view a line saying
+// where the receipt is.
+func (x *ctx) showSetReceipt(rec *db.SetReceipt, asJSON bool) {
+	switch {
+	case x.p.value("receipt") == "-":
+		x.out().Write(rec.Encode())
+	case asJSON:
+	case x.p.value("receipt") != "":
+		fmt.Fprintf(x.out(), "receipt %s kept and written to %s (`verify FILE` checks it)\n", rec.ID().Short(), sanitize(x.p.value("receipt")))
+	default:
+		fmt.Fprintf(x.out(), "receipt %s kept (`receipts` lists it)\n", rec.ID().Short())
+	}
 }
 
 // showReceipt ends a result: the whole receipt with --receipt -, else on
@@ -173,9 +195,6 @@ func runFind(x *ctx) error {
 	}
 	if x.p.has("doc") {
 		return x.findInDocument(x.p.value("doc"), terms)
-	}
-	if x.p.has("receipt") {
-		return usageErrorf("--receipt needs --doc: a receipt binds one document")
 	}
 	return x.findInArchive(terms)
 }
@@ -255,37 +274,62 @@ func markTerms(text string, terms []string) string {
 	return b.String()
 }
 
-// findInArchive searches every document through the term index (read-only,
-// no receipt); see db.Archive.Find for the ranking.
+// findInArchive searches every document through the term index; see
+// db.Archive.Find for the ranking. It is read-only unless --receipt asks
+// for a receipt, which binds the documents the search ran over
+// (db.SetReceipt) and is kept in the archive.
 func (x *ctx) findInArchive(terms string) error {
 	limit, err := x.p.intValue("limit", 20)
 	if err != nil {
 		return err
 	}
-	a, err := x.open(false)
-	if err != nil {
-		return err
+	if limit > db.MaxLimit {
+		return usageErrorf("--limit %d is above %d", limit, db.MaxLimit)
 	}
 	q, err := find.NewQuery(terms)
 	if err != nil {
 		return err
 	}
-	hits, err := a.Find(q, limit)
-	if err != nil {
-		return err
-	}
-	if x.json() {
-		for _, h := range hits {
-			fmt.Fprintf(x.out(), "{\"document_sha256\":\"%s\",\"names\":%s,\"result\":%s}\n", h.Doc.SHA256, jsonNames(h.Doc.Names), h.Result.JSON())
+	var hits []db.FindHit
+	var rec *db.SetReceipt
+	if x.p.has("receipt") {
+		if len(terms) > db.MaxQuestion {
+			return fmt.Errorf("the terms are %d bytes; receipts carry at most %d", len(terms), db.MaxQuestion)
 		}
-		return nil
+		a, err := x.openExisting()
+		if err != nil {
+			return err
+		}
+		if hits, rec, err = a.FindWithReceipt(q, limit); err != nil {
+			return err
+		}
+		if err := x.writeReceipt(rec.Encode()); err != nil {
+			return err
+		}
+	} else {
+		a, err := x.open(false)
+		if err != nil {
+			return err
+		}
+		if hits, err = a.Find(q, limit); err != nil {
+			return err
+		}
 	}
-	if len(hits) == 0 {
+	asJSON := x.json()
+	switch {
+	case asJSON:
+		for i := range hits {
+			fmt.Fprintf(x.out(), "%s\n", db.FindHitJSON(&hits[i], true))
+		}
+	case len(hits) == 0:
 		fmt.Fprintln(x.out(), "NO_MATCH")
-		return nil
+	default:
+		for _, h := range hits {
+			x.renderFind(h.Doc, h.Result)
+		}
 	}
-	for _, h := range hits {
-		x.renderFind(h.Doc, h.Result)
+	if rec != nil {
+		x.showSetReceipt(rec, asJSON)
 	}
 	return nil
 }

@@ -113,6 +113,10 @@ func runStats(x *ctx) error {
 	if err != nil {
 		return err
 	}
+	sets, err := a.SetReceipts()
+	if err != nil {
+		return err
+	}
 	var source, stored int64
 	events := 0
 	for _, d := range docs {
@@ -129,7 +133,7 @@ func runStats(x *ctx) error {
 		val any
 	}{
 		{"archive", a.Path()}, {"schema_version", db.SchemaVersion}, {"documents", len(docs)}, {"events", events},
-		{"receipts", len(receipts)}, {"source_bytes", source}, {"stored_bytes", stored}, {"file_bytes", fileSize},
+		{"receipts", len(receipts) + len(sets)}, {"source_bytes", source}, {"stored_bytes", stored}, {"file_bytes", fileSize},
 	}
 	if x.p.has("json") || x.env.JSON {
 		m := map[string]any{}

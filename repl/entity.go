@@ -4,81 +4,71 @@ import (
 	"fmt"
 
 	"chronicle/db"
-	"chronicle/engine/canonjson"
-	"chronicle/engine/settle"
 )
 
-// runEntity lists every event whose subject or object is exactly NAME.
+// runEntity lists every event whose subject or object is exactly NAME. It
+// is read-only unless --receipt asks for a receipt, which binds the
+// documents the lookup ran over (db.SetReceipt) and is kept in the archive.
 func runEntity(x *ctx) error {
 	name := x.p.args[0]
-	a, err := x.open(false)
-	if err != nil {
-		return err
-	}
-	hits, err := a.Entity(name)
-	if err != nil {
-		return err
-	}
-	if x.json() {
-		for _, h := range hits {
-			fmt.Fprintf(x.out(), "%s\n", entityJSON(&h))
+	var hits []db.EntityHit
+	var rec *db.SetReceipt
+	if x.p.has("receipt") {
+		if len(name) > db.MaxQuestion {
+			return fmt.Errorf("the name is %d bytes; receipts carry at most %d", len(name), db.MaxQuestion)
 		}
-		return nil
+		a, err := x.openExisting()
+		if err != nil {
+			return err
+		}
+		if hits, rec, err = a.EntityWithReceipt(name); err != nil {
+			return err
+		}
+		if err := x.writeReceipt(rec.Encode()); err != nil {
+			return err
+		}
+	} else {
+		a, err := x.open(false)
+		if err != nil {
+			return err
+		}
+		if hits, err = a.Entity(name); err != nil {
+			return err
+		}
 	}
-	if len(hits) == 0 {
+	asJSON := x.json()
+	switch {
+	case asJSON:
+		for i := range hits {
+			fmt.Fprintf(x.out(), "%s\n", db.EntityHitJSON(&hits[i], true))
+		}
+	case len(hits) == 0:
 		fmt.Fprintf(x.out(), "no event names %s exactly (`entities PREFIX` lists known names)\n", sanitize(name))
-		return nil
+	default:
+		for _, h := range hits {
+			x.renderEntityHit(&h)
+		}
 	}
-	for _, h := range hits {
-		e := &h.Event
-		other := e.Object
-		if h.Role.String() == "object" {
-			other = e.Subject
-		}
-		amount := "-"
-		if e.AmountPresent {
-			amount = e.Amount.String() + " " + e.Currency
-		}
-		fmt.Fprintf(x.out(), "%s:%d  %-7s %s %s  %s  %s/%s/%s\n    %s\n", sanitize(h.Doc.Label()), e.LineStart, h.Role,
-			e.Predicate, sanitize(other), sanitize(amount), sanitize(e.Modality), sanitize(e.Polarity), sanitize(e.Status), sanitize(string(h.Text)))
+	if rec != nil {
+		x.showSetReceipt(rec, asJSON)
 	}
 	return nil
 }
 
-// entityJSON renders one hit as a JSON line; `evidence` is the SPEC 5.1
-// evidence object.
-func entityJSON(h *db.EntityHit) []byte {
+// renderEntityHit prints one event naming the entity: `name:line  role
+// predicate other  amount  modality/polarity/status`, then the evidence.
+func (x *ctx) renderEntityHit(h *db.EntityHit) {
 	e := &h.Event
-	var j canonjson.Buf
-	j.Raw("{")
-	j.Key("document_sha256", true)
-	j.Digest(h.Doc.SHA256)
-	j.Key("names", false)
-	j.Raw(jsonNames(h.Doc.Names))
-	j.Key("role", false)
-	j.Str(h.Role.String())
-	j.Key("predicate", false)
-	j.Str(e.Predicate)
 	other := e.Object
 	if h.Role.String() == "object" {
 		other = e.Subject
 	}
-	j.Key("other", false)
-	j.Str(other)
-	j.Key("amount", false)
+	amount := "-"
 	if e.AmountPresent {
-		j.Fraction(e.Amount.Num, e.Amount.Den)
-	} else {
-		j.Raw("null")
+		amount = e.Amount.String() + " " + e.Currency
 	}
-	for _, f := range []struct{ k, v string }{{"currency", e.Currency}, {"time", e.Time}, {"modality", e.Modality}, {"polarity", e.Polarity}, {"status", e.Status}} {
-		j.Key(f.k, false)
-		j.Str(f.v)
-	}
-	j.Key("evidence", false)
-	settle.AppendEvidence(&j, h.Doc.SHA256, e, string(h.Text))
-	j.Raw("}")
-	return j.Bytes()
+	fmt.Fprintf(x.out(), "%s:%d  %-7s %s %s  %s  %s/%s/%s\n    %s\n", sanitize(h.Doc.Label()), e.LineStart, h.Role,
+		e.Predicate, sanitize(other), sanitize(amount), sanitize(e.Modality), sanitize(e.Polarity), sanitize(e.Status), sanitize(string(h.Text)))
 }
 
 // runEntities lists known names with their event counts.

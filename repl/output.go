@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-
-	"chronicle/engine/canonjson"
 )
 
 // printJSONLine prints v as one compact JSON line (non-canonical outputs:
@@ -68,18 +66,4 @@ func sanitize(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
-}
-
-// jsonNames renders names as a JSON array of canonical strings.
-func jsonNames(names []string) string {
-	var j canonjson.Buf
-	j.Raw("[")
-	for i, n := range names {
-		if i > 0 {
-			j.Raw(",")
-		}
-		j.Str(n)
-	}
-	j.Raw("]")
-	return string(j.Bytes())
 }

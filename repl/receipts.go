@@ -77,6 +77,29 @@ func runReceipts(x *ctx) error {
 		}
 		fmt.Fprintln(x.out(), line)
 	}
+	var sets []*db.SetReceipt
+	if doc == nil {
+		if sets, err = a.SetReceipts(); err != nil {
+			return err
+		}
+	}
+	sv := a.NewSetVerifier() // checks each bound document once for all receipts
+	for _, r := range sets {
+		verdict := verdictOf(func() (receipt.Outcome, error) { return sv.Verify(r) })
+		if x.p.has("json") || x.env.JSON {
+			j := map[string]any{"id": r.ID().String(), "kind": r.Kind, "documents": r.Documents, "set_sha256": r.Set.String(),
+				"question": r.Question, "receipt": string(r.Encode())}
+			if r.Kind == db.KindArchiveFind {
+				j["limit"] = r.Limit
+			}
+			if verdict != "" {
+				j["verdict"] = verdict
+			}
+			printJSONLine(x.out(), j)
+			continue
+		}
+		fmt.Fprintln(x.out(), setReceiptLine(r, verdict))
+	}
 	originals, err := a.Originals(doc)
 	if err != nil {
 		return err
@@ -97,7 +120,7 @@ func runReceipts(x *ctx) error {
 		}
 		fmt.Fprintln(x.out(), line)
 	}
-	total := len(recs) + len(originals)
+	total := len(recs) + len(sets) + len(originals)
 	if total == 0 && !(x.p.has("json") || x.env.JSON) {
 		fmt.Fprintln(x.out(), "(no receipts)")
 	}
@@ -113,8 +136,23 @@ func runReceipts(x *ctx) error {
 	return nil
 }
 
-// runVerify checks an archive receipt against the archive, or an original
-// V1/V2 receipt against the .chronicle file it names, and prints the word.
+// setReceiptLine is the listing line of a cross-archive receipt:
+// `ID  KIND  documents #1..#S  QUESTION`, then `limit N` for a find with
+// a limit, after the verdict with --verify.
+func setReceiptLine(r *db.SetReceipt, verdict string) string {
+	line := fmt.Sprintf("%s  %s  documents #1..#%d  %s", r.ID().Short(), r.Kind, r.Documents, sanitize(r.Question))
+	if r.Kind == db.KindArchiveFind && r.Limit > 0 {
+		line += fmt.Sprintf("  limit %d", r.Limit)
+	}
+	if verdict != "" {
+		line = verdict + "  " + line
+	}
+	return line
+}
+
+// runVerify checks an archive receipt (of one document, or cross-archive)
+// against the archive, or an original V1/V2 receipt against the
+// .chronicle file it names, and prints the word.
 func runVerify(x *ctx) error {
 	path := x.p.args[0]
 	data, err := fileio.ReadLimited(path, 2*db.MaxQuestion+1024)
@@ -125,6 +163,8 @@ func runVerify(x *ctx) error {
 		outcome, why = receipt.Invalid, err
 	case db.IsArchiveReceipt(data):
 		outcome, why = x.verifyArchiveReceipt(data)
+	case db.IsSetReceipt(data):
+		outcome, why = x.verifySetReceipt(data)
 	default:
 		outcome, why = fileio.VerifyReceiptFile(path, receipt.Canonical{})
 	}
@@ -145,6 +185,20 @@ func (x *ctx) verifyArchiveReceipt(data []byte) (receipt.Outcome, error) {
 		return receipt.Invalid, err
 	}
 	return a.Verify(r, receipt.Canonical{})
+}
+
+// verifySetReceipt checks a cross-archive receipt (find without --doc,
+// entity) against the archive: see db.SetVerifier.Verify.
+func (x *ctx) verifySetReceipt(data []byte) (receipt.Outcome, error) {
+	r, err := db.ParseSetReceipt(data)
+	if err != nil {
+		return receipt.Invalid, err
+	}
+	a, err := x.open(false)
+	if err != nil {
+		return receipt.Invalid, err
+	}
+	return a.VerifySet(r)
 }
 
 // runExport writes DIR/<base>.chronicle, byte-identical to the original

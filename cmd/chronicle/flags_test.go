@@ -138,7 +138,8 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"find", "--doc"}, "find", `--doc needs DOC`},
 		{[]string{"find", "--limit", "0", "x"}, "find", `--limit wants a positive integer`},
 		{[]string{"find", "--limit=many", "x"}, "find", `--limit wants a positive integer`},
-		{[]string{"find", "--receipt", "r", "x"}, "find", `--receipt needs --doc`},
+		{[]string{"find", "--limit", "2147483648", "--receipt", "r", "x"}, "find", `--limit 2147483648 is above 2147483647`},
+		{[]string{"entity", "x", "--receipt"}, "entity", `--receipt needs FILE`},
 		{[]string{"ingest", "--name", "n", "a", "b"}, "ingest", `--name and --receipt need exactly one file`},
 		{[]string{"claim", "d", "a\tb", "c", "d"}, "claim", `without TAB`},
 	} {
