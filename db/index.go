@@ -3,6 +3,9 @@ package db
 import (
 	"encoding/binary"
 	"fmt"
+	"runtime"
+	"runtime/debug"
+	"sync"
 
 	"chronicle/engine"
 	"chronicle/index"
@@ -49,15 +52,25 @@ func maxSeq(tx *bolt.Tx) uint64 { return tx.Bucket(bucketDocs).Sequence() }
 
 // docBySeq returns the document with sequence number seq.
 func docBySeq(tx *bolt.Tx, seq uint64) (*Document, error) {
-	key := tx.Bucket(bucketSeqs).Get(seqKey(seq))
-	if key == nil {
-		return nil, fmt.Errorf("document #%d: %w: no sequence entry", seq, ErrCorrupt)
-	}
-	raw := tx.Bucket(bucketDocs).Get(key)
-	if raw == nil {
-		return nil, fmt.Errorf("document #%d: %w: sequence entry points at missing document %x", seq, ErrCorrupt, key)
+	key, raw, err := docRecordBySeq(tx, seq)
+	if err != nil {
+		return nil, err
 	}
 	return decodeDocument(key, raw)
+}
+
+// docRecordBySeq returns the key and the undecoded record of the document
+// with sequence number seq (decodeDocument decodes them). Both belong to tx.
+func docRecordBySeq(tx *bolt.Tx, seq uint64) (key, raw []byte, err error) {
+	key = tx.Bucket(bucketSeqs).Get(seqKey(seq))
+	if key == nil {
+		return nil, nil, fmt.Errorf("document #%d: %w: no sequence entry", seq, ErrCorrupt)
+	}
+	raw = tx.Bucket(bucketDocs).Get(key)
+	if raw == nil {
+		return nil, nil, fmt.Errorf("document #%d: %w: sequence entry points at missing document %x", seq, ErrCorrupt, key)
+	}
+	return key, raw, nil
 }
 
 // reindex rebuilds both indexes from the stored documents.
@@ -130,55 +143,240 @@ type EntityHit struct {
 // grammar (engine.ExtractLine), so the answer is the stored event without
 // decompressing any document. An entry that does not re-derive to an event
 // naming name in that role is corruption.
+//
+// The transaction's goroutine reads the entries in order while
+// runtime.GOMAXPROCS goroutines (it among them, once it has read them all)
+// decode the documents and re-derive the events in batches; the answer and
+// the error are those of a lookup that checks the entries one by one in
+// order and stops at the first failure. A panic (a damaged page faults into
+// one) is raised again in the caller's goroutine.
 func (a *Archive) Entity(name string) ([]EntityHit, error) {
 	var out []EntityHit
 	err := a.bolt.View(func(tx *bolt.Tx) error {
-		entries, err := index.EntitySpans(tx, name)
+		refs, err := index.Entity(tx, name)
+		if err != nil || len(refs) == 0 {
+			return err
+		}
+		spans, err := index.NewSpans(tx)
 		if err != nil {
 			return err
 		}
-		docs := map[uint64]*Document{}
-		for _, en := range entries {
-			r, sp := en.Ref, en.Span
-			d, ok := docs[r.Seq]
-			if !ok {
-				if d, err = docBySeq(tx, r.Seq); err != nil {
-					return err
-				}
-				docs[r.Seq] = d
-			}
-			corrupt := func(why string) error {
-				return fmt.Errorf("document %s (%s): %w: entity index entry for event %d (line %d) %s",
-					d.Label(), d.SHA256, ErrCorrupt, r.Event+1, sp.Line, why)
-			}
-			if en.Malformed {
-				return corrupt("is malformed")
-			}
-			if sp.ByteStart+uint64(len(sp.Text)) > uint64(d.SourceSize) || sp.Line == 0 {
-				return corrupt("lies outside the document")
-			}
-			profile := engine.ProfileV2
-			if d.Version == 1 {
-				profile = engine.ProfileV1
-			}
-			// ExtractLine hashes the span for the event; comparing that with
-			// the kept digest re-hashes the span without a second SHA-256.
-			e, ok, err := engine.ExtractLine(d.SHA256, int(sp.Line), int(sp.ByteStart), sp.Text, profile)
-			if ok && e.SpanHash != sp.SpanHash {
-				return corrupt("does not hash to its span digest")
-			}
-			field := e.Subject
-			if r.Role == index.RoleObject {
-				field = e.Object
-			}
-			if err != nil || !ok || field != name || (r.Role != index.RoleSubject && r.Role != index.RoleObject) {
-				return corrupt("does not re-derive to an event naming it")
-			}
-			out = append(out, EntityHit{Doc: d, Event: e, Index: r.Event, Role: r.Role, Text: sp.Text})
+		l := &entityLookup{
+			name:   name,
+			refs:   refs,
+			values: make([][]byte, len(refs)),
+			docs:   make([]*entityDoc, len(refs)),
+			out:    make([]EntityHit, len(refs)),
+			failAt: len(refs),
 		}
-		return nil
+		l.run(tx, spans)
+		if l.failAt > 0 {
+			out = l.out[:l.failAt]
+		}
+		return l.err
 	})
 	return out, err
+}
+
+// entityBatch is the number of entries re-derived as one unit of work.
+const entityBatch = 64
+
+// entityLookup is one Entity call: entry i is refs[i], its kept span
+// values[i] and its document docs[i]; its hit goes to out[i].
+type entityLookup struct {
+	name   string
+	refs   []index.EntityRef
+	values [][]byte // kept span values, owned by the transaction
+	docs   []*entityDoc
+	out    []EntityHit
+
+	mu       sync.Mutex
+	failAt   int   // the first entry known to fail, len(refs) if none
+	err      error // its error, or
+	panicked bool  // it panicked
+	panicVal any
+}
+
+// entityDoc is a document of an Entity answer, decoded once by whichever
+// goroutine needs it first and shared by its hits.
+type entityDoc struct {
+	seq      uint64
+	key, raw []byte // the document record, owned by the transaction
+	once     sync.Once
+	doc      *Document
+	err      error
+}
+
+func (d *entityDoc) get() (*Document, error) {
+	d.once.Do(func() { d.doc, d.err = decodeDocument(d.key, d.raw) })
+	return d.doc, d.err
+}
+
+// run reads the entries, re-deriving them with runtime.GOMAXPROCS-1
+// goroutines meanwhile and with them once it has read them all. A panic of
+// any of them is raised again here once all have finished.
+func (l *entityLookup) run(tx *bolt.Tx, spans *index.Spans) {
+	n := len(l.refs)
+	workers := min(runtime.GOMAXPROCS(0), (n+entityBatch-1)/entityBatch)
+	batches := make(chan int, (n+entityBatch-1)/entityBatch) // batch starts
+	var wg sync.WaitGroup
+	for range workers - 1 {
+		wg.Go(func() { l.work(batches) })
+	}
+	l.read(tx, spans, batches)
+	l.work(batches)
+	wg.Wait()
+	if l.panicked {
+		panic(l.panicVal)
+	}
+}
+
+// read reads the entries' span values and document records in order and
+// hands them out in batches, then closes batches. It stops at a failure:
+// entries after one do not matter.
+func (l *entityLookup) read(tx *bolt.Tx, spans *index.Spans, batches chan<- int) {
+	i, sent := 0, 0 // the entry being read, the entries handed out
+	inSpans := false
+	defer func() {
+		if r := recover(); r != nil {
+			if inSpans {
+				i = -1 // a lookup reads all kept spans before any check
+			}
+			l.crash(i, r)
+		}
+		if sent < i {
+			batches <- sent // the last batch read, short or cut by a failure
+		}
+		close(batches)
+	}()
+	var d *entityDoc
+	bySeq := map[uint64]*entityDoc{}
+	for ; i < len(l.refs); i++ {
+		r := l.refs[i]
+		if d == nil || d.seq != r.Seq {
+			if d = bySeq[r.Seq]; d == nil {
+				key, raw, err := docRecordBySeq(tx, r.Seq)
+				if err != nil {
+					l.fail(i, err)
+					break
+				}
+				d = &entityDoc{seq: r.Seq, key: key, raw: raw}
+				bySeq[r.Seq] = d
+			}
+		}
+		l.docs[i] = d
+		inSpans = true
+		l.values[i] = spans.Value(r.Seq, r.Event)
+		inSpans = false
+		if i+1-sent == entityBatch {
+			batches <- sent
+			sent = i + 1
+			if l.failed() < sent {
+				return
+			}
+		}
+	}
+}
+
+func (l *entityLookup) failed() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.failAt
+}
+
+// fail records that entry i fails with err; the first failing entry wins.
+func (l *entityLookup) fail(i int, err error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if i < l.failAt {
+		l.failAt, l.err, l.panicked, l.panicVal = i, err, false, nil
+	}
+}
+
+// crash records that entry i panicked with r.
+func (l *entityLookup) crash(i int, r any) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if i < l.failAt {
+		l.failAt, l.err, l.panicked, l.panicVal = i, nil, true, r
+	}
+}
+
+// work re-derives the batches it receives. The spans and records are
+// memory-mapped: a damaged page must fault into a panic (run raises it
+// again where the caller recovers it), not crash the process.
+func (l *entityLookup) work(batches <-chan int) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	for start := range batches {
+		if start <= l.failed() { // else only entries before a failure matter
+			l.derive(start, min(start+entityBatch, len(l.refs)))
+		}
+	}
+}
+
+// derive re-derives entries lo to hi, stopping at the first that fails.
+// Their span bytes are copied out of the transaction into one buffer.
+func (l *entityLookup) derive(lo, hi int) {
+	i := lo
+	defer func() {
+		if r := recover(); r != nil {
+			l.crash(i, r)
+		}
+	}()
+	size := 0
+	for _, v := range l.values[lo:hi] {
+		size += max(len(v)-48, 0)
+	}
+	buf := make([]byte, 0, size)
+	for ; i < hi && l.docs[i] != nil; i++ { // nil: not read, after a failure
+		d, err := l.docs[i].get()
+		if err == nil {
+			err = l.hit(i, d, &buf)
+		}
+		if err != nil {
+			l.fail(i, err)
+			return
+		}
+	}
+}
+
+// hit checks entry i of document d and re-derives its event into out[i],
+// appending its span bytes to buf.
+func (l *entityLookup) hit(i int, d *Document, buf *[]byte) error {
+	r := l.refs[i]
+	sp, ok := index.DecodeEntitySpan(l.values[i])
+	corrupt := func(why string) error {
+		return fmt.Errorf("document %s (%s): %w: entity index entry for event %d (line %d) %s",
+			d.Label(), d.SHA256, ErrCorrupt, r.Event+1, sp.Line, why)
+	}
+	if !ok {
+		return corrupt("is malformed")
+	}
+	if sp.ByteStart+uint64(len(sp.Text)) > uint64(d.SourceSize) || sp.Line == 0 {
+		return corrupt("lies outside the document")
+	}
+	profile := engine.ProfileV2
+	if d.Version == 1 {
+		profile = engine.ProfileV1
+	}
+	start := len(*buf)
+	*buf = append(*buf, sp.Text...)
+	text := (*buf)[start:len(*buf):len(*buf)]
+	// ExtractLine hashes the span for the event; comparing that with
+	// the kept digest re-hashes the span without a second SHA-256.
+	e, ok, err := engine.ExtractLine(d.SHA256, int(sp.Line), int(sp.ByteStart), text, profile)
+	if ok && e.SpanHash != sp.SpanHash {
+		return corrupt("does not hash to its span digest")
+	}
+	field := e.Subject
+	if r.Role == index.RoleObject {
+		field = e.Object
+	}
+	if err != nil || !ok || field != l.name || (r.Role != index.RoleSubject && r.Role != index.RoleObject) {
+		return corrupt("does not re-derive to an event naming it")
+	}
+	l.out[i] = EntityHit{Doc: d, Event: e, Index: r.Event, Role: r.Role, Text: text}
+	return nil
 }
 
 // EntityNames lists known entity names starting with prefix and how many

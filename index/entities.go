@@ -94,11 +94,14 @@ type EntitySpan struct {
 	Text      []byte
 }
 
-func decodeEntityValue(v []byte) (EntitySpan, bool) {
+// DecodeEntitySpan decodes a kept span value (Spans.Value). Text aliases
+// v: it is valid only as long as v is, so a caller keeping it past the
+// transaction copies it. ok is false for a value that does not decode.
+func DecodeEntitySpan(v []byte) (sp EntitySpan, ok bool) {
 	if len(v) < 48 {
 		return EntitySpan{}, false
 	}
-	sp := EntitySpan{Line: binary.BigEndian.Uint64(v), ByteStart: binary.BigEndian.Uint64(v[8:]), Text: bytes.Clone(v[48:])}
+	sp = EntitySpan{Line: binary.BigEndian.Uint64(v), ByteStart: binary.BigEndian.Uint64(v[8:]), Text: v[48:]}
 	copy(sp.SpanHash[:], v[16:48])
 	return sp, true
 }
@@ -108,51 +111,84 @@ func entityKeys(seq uint64, i int, e *engine.Event) [][]byte {
 }
 
 // Entity returns every event whose subject or object is exactly name, in
-// document sequence then source order.
+// document sequence then source order. It reads the entity keys alone (one
+// cursor run over the name's keys); Spans reads what each event was
+// extracted from.
 func Entity(tx *bolt.Tx, name string) ([]EntityRef, error) {
-	entries, err := EntitySpans(tx, name)
-	refs := make([]EntityRef, len(entries))
-	for i, e := range entries {
-		refs[i] = e.Ref
-	}
-	if len(refs) == 0 {
-		refs = nil
-	}
-	return refs, err
-}
-
-// EntityEntry is one entity entry: which event, and what it was extracted
-// from. Malformed marks a value that does not decode (corruption the caller
-// reports with the document it belongs to).
-type EntityEntry struct {
-	Ref       EntityRef
-	Span      EntitySpan
-	Malformed bool
-}
-
-// EntitySpans is Entity with each entry's kept span.
-func EntitySpans(tx *bolt.Tx, name string) ([]EntityEntry, error) {
 	b, spans := tx.Bucket(bucketEntities), tx.Bucket(bucketSpans)
 	if b == nil || spans == nil {
 		return nil, fmt.Errorf("index: %s or %s bucket missing", bucketEntities, bucketSpans)
 	}
 	prefix := append([]byte(name), 0)
-	var out []EntityEntry
+	var refs []EntityRef
 	c := b.Cursor()
 	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
 		rest := k[len(prefix):]
 		if len(rest) != 13 {
 			return nil, fmt.Errorf("index: malformed entity key %q", k)
 		}
-		ref := EntityRef{
+		refs = append(refs, EntityRef{
 			Seq:   binary.BigEndian.Uint64(rest),
 			Event: int(binary.BigEndian.Uint32(rest[8:])),
 			Role:  Role(rest[12]),
-		}
-		span, ok := decodeEntityValue(spans.Get(spanKey(ref.Seq, ref.Event)))
-		out = append(out, EntityEntry{Ref: ref, Span: span, Malformed: !ok})
+		})
 	}
-	return out, nil
+	return refs, nil
+}
+
+// Spans reads the kept spans of entity entries (one value per event,
+// shared by its subject and object entries) through one cursor, for
+// lookups in key order: an entity's events cluster in few documents, so a
+// lookup near the previous one steps the cursor forward instead of seeking
+// from the root of the bucket.
+type Spans struct {
+	c    *bolt.Cursor
+	key  [12]byte
+	k, v []byte // where the cursor is; k is nil when it is nowhere
+}
+
+// spansStep is how many keys Spans.Value steps over before it seeks.
+const spansStep = 32
+
+// NewSpans returns a reader of the kept spans in tx.
+func NewSpans(tx *bolt.Tx) (*Spans, error) {
+	b := tx.Bucket(bucketSpans)
+	if b == nil {
+		return nil, fmt.Errorf("index: %s bucket missing", bucketSpans)
+	}
+	return &Spans{c: b.Cursor()}, nil
+}
+
+// Value returns the kept span value of event `event` of document seq (see
+// DecodeEntitySpan), or nil when there is none. The bytes belong to the
+// transaction: they are valid until it ends and must not be modified.
+func (s *Spans) Value(seq uint64, event int) []byte {
+	key := s.key[:]
+	binary.BigEndian.PutUint64(key, seq)
+	binary.BigEndian.PutUint32(key[8:], uint32(event))
+	if len(s.k) == len(key) && binary.BigEndian.Uint64(s.k) == seq {
+		at := binary.BigEndian.Uint32(s.k[8:])
+		if at == uint32(event) {
+			return s.v // the other role of the same event
+		}
+		if at < uint32(event) && uint32(event)-at <= spansStep {
+			for range spansStep {
+				if s.k, s.v = s.c.Next(); s.k == nil {
+					return nil
+				}
+				switch c := bytes.Compare(s.k, key); {
+				case c == 0:
+					return s.v
+				case c > 0:
+					return nil // keys are sorted: there is none
+				}
+			}
+		}
+	}
+	if s.k, s.v = s.c.Seek(key); !bytes.Equal(s.k, key) {
+		return nil
+	}
+	return s.v
 }
 
 // NameCount is a known entity name and the number of events naming it.

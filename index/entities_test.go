@@ -1,7 +1,11 @@
 package index
 
 import (
+	"bytes"
+	"cmp"
 	"encoding/binary"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"chronicle/engine"
@@ -176,4 +180,72 @@ func TestEntityKeyLayout(t *testing.T) {
 	require.Equal(t, uint32(0x0A0B0C0D), binary.BigEndian.Uint32(k[len(name)+9:]))
 	require.Equal(t, byte(RoleObject), k[len(k)-1])
 	require.Len(t, k, len(name)+14)
+}
+
+// TestSpansValue: Spans.Value, which steps its cursor forward between
+// nearby lookups and seeks otherwise, answers every lookup as a plain Get
+// does, in key order (the order Entity gives) or not, over documents with
+// missing events, across leaf pages and past the end of the bucket, with
+// stray keys of other lengths in the bucket.
+func TestSpansValue(t *testing.T) {
+	db := openTestDB(t)
+	rng := rand.New(rand.NewPCG(7, 7))
+	require.NoError(t, db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketSpans)
+		for _, seq := range []uint64{1, 2, 5, 300} {
+			for i := range 400 {
+				if rng.IntN(5) == 0 {
+					continue // an event missing from the index
+				}
+				v := bytes.Repeat([]byte{byte(seq), byte(i)}, 30+rng.IntN(60))
+				if err := b.Put(spanKey(seq, i), v); err != nil {
+					return err
+				}
+			}
+		}
+		// Keys of other lengths sort among the real ones.
+		for _, k := range [][]byte{append(spanKey(2, 7), 0), spanKey(5, 3)[:11]} {
+			if err := b.Put(k, []byte("stray")); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+	type at struct {
+		seq   uint64
+		event int
+	}
+	var lookups []at
+	for range 3000 {
+		lookups = append(lookups, at{[]uint64{0, 1, 2, 3, 5, 300, 301}[rng.IntN(7)], rng.IntN(420)})
+	}
+	sorted := slices.Clone(lookups)
+	slices.SortFunc(sorted, func(a, b at) int {
+		return cmp.Or(cmp.Compare(a.seq, b.seq), cmp.Compare(a.event, b.event))
+	})
+	near := []at{{2, 0}, {2, 0}, {2, 1}, {2, 7}, {2, 8}, {2, 40}, {2, 41}, {2, 399}, {2, 400}, {5, 2}, {5, 3}, {5, 4}, {300, 390}, {300, 399}, {300, 401}, {300, 402}, {301, 0}}
+	require.NoError(t, db.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketSpans)
+		for _, run := range [][]at{sorted, lookups, near} {
+			s, err := NewSpans(tx)
+			require.NoError(t, err)
+			found := 0
+			for _, l := range run {
+				want := b.Get(spanKey(l.seq, l.event))
+				got := s.Value(l.seq, l.event)
+				require.Equal(t, want, got, "seq %d event %d", l.seq, l.event)
+				if want != nil {
+					found++
+				}
+			}
+			require.Greater(t, found, len(run)/3)
+		}
+		return nil
+	}))
+	require.NoError(t, db.Update(func(tx *bolt.Tx) error { return tx.DeleteBucket(bucketSpans) }))
+	require.NoError(t, db.View(func(tx *bolt.Tx) error {
+		_, err := NewSpans(tx)
+		require.ErrorContains(t, err, "bucket missing")
+		return nil
+	}))
 }
