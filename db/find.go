@@ -3,7 +3,6 @@ package db
 import (
 	"bytes"
 	"crypto/sha256"
-	"errors"
 	"fmt"
 	"math"
 	"runtime"
@@ -236,9 +235,10 @@ func (a *Archive) parallel(n int, work func(next func() int)) {
 // scoredDoc is a document scored by the first phase of Find.
 type scoredDoc struct {
 	seq   uint64
-	total int               // matching lines
-	top   []index.LineScore // the lines to list, in result order
-	hit   *FindHit          // set when the document was searched whole
+	total int                // matching lines
+	top   []index.LineScore  // the lines to list, in result order
+	loc   *index.LineLocator // where they are (from the checked record)
+	hit   *FindHit           // set when the document was searched whole
 }
 
 func (s scoredDoc) key() rankKey { return rankKey{s.top[0].Score, uint64(s.total), s.seq} }
@@ -274,6 +274,9 @@ func (a *Archive) scoreDoc(seq uint64, q *find.Query, terms index.Terms, sc *lin
 		sd.total, sd.top, err = sc.Score(l, terms, find.MaxMatches)
 		if err != nil {
 			return a.lineIndexError(tx, seq, err)
+		}
+		if sd.total > 0 {
+			sd.loc = l.Locator()
 		}
 		return nil
 	})
@@ -314,9 +317,11 @@ func (a *Archive) searchWhole(tx *bolt.Tx, seq uint64, q *find.Query, sd *scored
 	return nil
 }
 
-// listLines completes a scored document's result: its record, checked like
-// every read (the event table's digest too: damage anywhere in a document
-// fails any read of it), and the listed lines read from their chunks.
+// listLines completes a scored document's result: its record and the
+// listed lines, read from their chunks (each checked against its digest) at
+// the offsets the line index gave, and re-scored from their bytes. Find
+// reads nothing else of the document (not its event table: damage there is
+// reported by the reads that use it, and by check).
 func (a *Archive) listLines(sd scoredDoc, q *find.Query) (h FindHit, err error) {
 	if sd.hit != nil {
 		return *sd.hit, nil
@@ -332,17 +337,7 @@ func (a *Archive) listLines(sd scoredDoc, q *find.Query) (h FindHit, err error) 
 		if err != nil {
 			return err
 		}
-		if _, err := a.readEventTable(tx, d); err != nil {
-			return err
-		}
-		rec := index.LinesRecord(tx, sd.seq)
-		if rec == nil {
-			return a.lineIndexError(tx, sd.seq, errors.New("the line index disappeared"))
-		}
-		l, err := index.ParseLines(rec, nil)
-		if err != nil {
-			return a.lineIndexError(tx, sd.seq, err)
-		}
+		l := sd.loc
 		if l.SourceSize != uint64(d.SourceSize) || l.ChunkSize != d.ChunkSize {
 			return a.lineIndexError(tx, sd.seq, fmt.Errorf("it describes %d bytes in chunks of %d", l.SourceSize, l.ChunkSize))
 		}
@@ -371,7 +366,7 @@ type lineReader struct {
 	a      *Archive
 	tx     *bolt.Tx
 	d      *Document
-	l      *index.Lines
+	l      *index.LineLocator
 	chunks map[int][]byte
 }
 

@@ -274,15 +274,11 @@ func uvarintLen(v uint64) int {
 // Lines is a parsed line index record. It aliases the record except for the
 // decompressed dictionary.
 type Lines struct {
-	SourceSize  uint64
-	ChunkSize   int
-	NumLines    int
-	digests     []byte   // 32 bytes per chunk
-	checkpoints []uint64 // start offset of line 1+k·LineCheckpoint
-	tokens      int
-	dict        []byte   // sorted tokens, each followed by LF
-	groups      []uint32 // posting offset of token g·TokenGroup
-	postings    []byte
+	LineLocator
+	tokens   int
+	dict     []byte   // sorted tokens, each followed by LF
+	groups   []uint32 // posting offset of token g·TokenGroup
+	postings []byte
 }
 
 // recordReader decodes the record's fields; the first error sticks.
@@ -405,18 +401,36 @@ func ParseLines(rec, dictBuf []byte) (*Lines, error) {
 // Dict returns the decompressed dictionary (to reuse its buffer).
 func (l *Lines) Dict() []byte { return l.dict }
 
+// LineLocator is the part of a line index that finds lines in the source:
+// its size and chunking, the chunk digests and the line checkpoints.
+type LineLocator struct {
+	SourceSize  uint64
+	ChunkSize   int
+	NumLines    int
+	digests     []byte   // 32 bytes per chunk
+	checkpoints []uint64 // start offset of line 1+k·LineCheckpoint
+}
+
+// Locator returns a copy of the record's locator that does not alias the
+// record (it outlives the transaction that read the record).
+func (l *Lines) Locator() *LineLocator {
+	c := l.LineLocator
+	c.digests = bytes.Clone(c.digests)
+	return &c
+}
+
 // Chunks returns the number of source chunks.
-func (l *Lines) Chunks() int { return len(l.digests) / 32 }
+func (l *LineLocator) Chunks() int { return len(l.digests) / 32 }
 
 // ChunkDigest returns the SHA-256 of source chunk i.
-func (l *Lines) ChunkDigest(i int) (d [32]byte) {
+func (l *LineLocator) ChunkDigest(i int) (d [32]byte) {
 	copy(d[:], l.digests[32*i:])
 	return d
 }
 
 // Checkpoint returns the nearest kept line at or before line n (1-based)
 // and its start offset.
-func (l *Lines) Checkpoint(n int) (line int, offset uint64) {
+func (l *LineLocator) Checkpoint(n int) (line int, offset uint64) {
 	k := (n - 1) / LineCheckpoint
 	return 1 + k*LineCheckpoint, l.checkpoints[k]
 }
