@@ -44,7 +44,7 @@ bench:
 # the same benchmarks on 64 MB. rg_ms appears when ripgrep is installed.
 BENCH_MB ?= 1000
 bench-archive:
-	CHRONICLE_BENCH_MB=$(BENCH_MB) $(GO) test -run='^$$' -bench='^BenchmarkArchive' -benchmem -count=5 -timeout=0 ./db
+	CHRONICLE_BENCH_MB=$(BENCH_MB) $(GO) test -run='^$$' -bench='^BenchmarkArchive' -benchmem -count=3 -timeout=0 ./db
 
 # fuzz: run every fuzz target for FUZZTIME each (go test -fuzz takes one
 # target per run).
