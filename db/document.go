@@ -32,18 +32,23 @@ func (d *Digest) UnmarshalText(b []byte) error {
 // Document is the record of one stored document: enough to rebuild its
 // canonical store and to check every byte read back.
 type Document struct {
-	SHA256       Digest   `json:"sha256"`          // of the source bytes; the document's identity
-	Seq          uint64   `json:"seq"`             // import order, from 1
-	Version      int      `json:"version"`         // store version: 2, or 1 for imported legacy stores
-	ImportedAt   uint64   `json:"imported_at"`     // the store's imported_at (first import)
-	SourceSize   int64    `json:"source_size"`     // bytes
-	EventCount   int      `json:"event_count"`     // events in the store
-	StoreSHA256  Digest   `json:"store_sha256"`    // of the canonical store bytes
-	EventsSHA256 Digest   `json:"events_sha256"`   // of the canonical event table
-	ChunkSize    int      `json:"chunk_size"`      // source bytes per compressed chunk
-	Codec        string   `json:"codec,omitempty"` // chunk frames: CodecS2, or "" for zstd (schema ≤ 5)
-	StoredBytes  int64    `json:"stored_bytes"`    // compressed source and event table
-	Names        []string `json:"names"`           // aliases, first one first
+	SHA256       Digest `json:"sha256"`        // of the source bytes; the document's identity
+	Seq          uint64 `json:"seq"`           // import order, from 1
+	Version      int    `json:"version"`       // store version: 2, or 1 for imported legacy stores
+	ImportedAt   uint64 `json:"imported_at"`   // the store's imported_at (first import)
+	SourceSize   int64  `json:"source_size"`   // bytes
+	EventCount   int    `json:"event_count"`   // events in the store
+	StoreSHA256  Digest `json:"store_sha256"`  // of the canonical store bytes
+	EventsSHA256 Digest `json:"events_sha256"` // of the canonical event table
+	// FrameSHA256 is the SHA-256 of the stored (compressed) event table
+	// frame, kept since schema 7: a read that needs the table intact but
+	// not its events checks it without decompressing. Nil for documents
+	// stored before.
+	FrameSHA256 *Digest  `json:"events_frame_sha256,omitempty"`
+	ChunkSize   int      `json:"chunk_size"`      // source bytes per compressed chunk
+	Codec       string   `json:"codec,omitempty"` // chunk frames: CodecS2, or "" for zstd (schema ≤ 5)
+	StoredBytes int64    `json:"stored_bytes"`    // compressed source and event table
+	Names       []string `json:"names"`           // aliases, first one first
 }
 
 // Imported is ImportedAt as a time.

@@ -337,7 +337,7 @@ func (a *Archive) listLines(sd scoredDoc, q *find.Query) (h FindHit, err error) 
 		if err != nil {
 			return err
 		}
-		if _, err := a.readEventTable(tx, d); err != nil {
+		if err := a.checkEventTable(tx, d); err != nil {
 			return err
 		}
 		l := sd.loc

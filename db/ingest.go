@@ -94,6 +94,7 @@ type prepared struct {
 	storeSHA256  Digest
 	eventsSHA256 Digest
 	eventsFrame  []byte
+	frameSHA256  Digest
 	frames       [][]byte
 	ix           *indexPrep
 }
@@ -142,6 +143,7 @@ func (p *prepared) setStore(a *Archive, store *engine.Store, storeBytes []byte) 
 	p.storeSHA256 = sha256.Sum256(storeBytes)
 	p.eventsSHA256 = sha256.Sum256(table)
 	p.eventsFrame = a.enc.EncodeAll(table, nil)
+	p.frameSHA256 = sha256.Sum256(p.eventsFrame)
 }
 
 // putDocument writes a new document: chunks, event table, record and index
@@ -162,6 +164,7 @@ func (a *Archive) putDocument(tx *bolt.Tx, p *prepared) (*Document, error) {
 		EventCount:   len(store.Events),
 		StoreSHA256:  p.storeSHA256,
 		EventsSHA256: p.eventsSHA256,
+		FrameSHA256:  &p.frameSHA256,
 		ChunkSize:    ChunkSize,
 		Codec:        CodecS2,
 		Names:        []string{},

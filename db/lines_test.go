@@ -3,8 +3,10 @@ package db_test
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"chronicle/db"
@@ -125,4 +127,52 @@ func mustQuery(t testing.TB, terms string) *find.Query {
 	q, err := find.NewQuery(terms)
 	require.NoError(t, err)
 	return q
+}
+
+// editDocRecord rewrites document d's record (JSON) with fn.
+func editDocRecord(d *db.Document, fn func(rec map[string]any)) func(tx *bolt.Tx) error {
+	return func(tx *bolt.Tx) error {
+		b := tx.Bucket([]byte("docs"))
+		var rec map[string]any
+		if err := json.Unmarshal(b.Get(d.SHA256[:]), &rec); err != nil {
+			return err
+		}
+		fn(rec)
+		out, err := json.Marshal(rec)
+		if err != nil {
+			return err
+		}
+		return b.Put(d.SHA256[:], out)
+	}
+}
+
+// TestEventFrameDigest: find checks a listed document's event table by the
+// digest of its stored frame; a record without one (stored before schema 7)
+// is checked by decompressing the table; a wrong digest is reported by
+// find and by check.
+func TestEventFrameDigest(t *testing.T) {
+	t.Parallel()
+	c := ixBuild(t, 33, 12)
+	docs := c.docs(t)
+	d := docs[4]
+	require.NotNil(t, d.FrameSHA256)
+	term := string(bytes.Fields(c.src[d.SHA256])[0])
+	want, err := c.a.Find(mustQuery(t, term), 0)
+	require.NoError(t, err)
+
+	c.edit(t, editDocRecord(d, func(rec map[string]any) { delete(rec, "events_frame_sha256") }))
+	got, err := c.a.Find(mustQuery(t, term), 0)
+	require.NoError(t, err)
+	require.Equal(t, findLines(t, want), findLines(t, got))
+	require.Empty(t, c.problems(t))
+
+	c.edit(t, editDocRecord(d, func(rec map[string]any) { rec["events_frame_sha256"] = strings.Repeat("ab", 32) }))
+	_, err = c.a.Find(mustQuery(t, term), 0)
+	require.ErrorIs(t, err, db.ErrCorrupt)
+	require.ErrorContains(t, err, d.Label())
+	require.ErrorContains(t, err, "event table frame")
+	probs := c.problems(t)
+	require.Len(t, probs, 1, "%v", probs)
+	require.Equal(t, d.Label(), probs[0].Doc)
+	require.Contains(t, probs[0].Detail, "event table frame does not hash")
 }

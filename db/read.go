@@ -136,6 +136,24 @@ func (a *Archive) readEventTable(tx *bolt.Tx, d *Document) ([]byte, error) {
 	return table, nil
 }
 
+// checkEventTable checks that a document's event table is intact: by the
+// digest of its stored frame when the record keeps one (no decompression),
+// else by decompressing it (readEventTable).
+func (a *Archive) checkEventTable(tx *bolt.Tx, d *Document) error {
+	if d.FrameSHA256 == nil {
+		_, err := a.readEventTable(tx, d)
+		return err
+	}
+	frame := tx.Bucket(bucketEvents).Get(d.SHA256[:])
+	if frame == nil {
+		return fmt.Errorf("document %s (%s): %w: event table is missing", d.Label(), d.SHA256, ErrCorrupt)
+	}
+	if Digest(sha256.Sum256(frame)) != *d.FrameSHA256 {
+		return fmt.Errorf("document %s (%s): %w: event table frame does not hash to its digest", d.Label(), d.SHA256, ErrCorrupt)
+	}
+	return nil
+}
+
 // readEvents decompresses, checks and decodes a document's event table.
 func (a *Archive) readEvents(tx *bolt.Tx, d *Document) ([]byte, []engine.Event, error) {
 	table, err := a.readEventTable(tx, d)
