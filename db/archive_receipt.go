@@ -9,7 +9,6 @@ import (
 	"math"
 	"runtime/debug"
 	"strconv"
-	"strings"
 
 	"chronicle/engine/canonjson"
 	"chronicle/engine/find"
@@ -87,27 +86,9 @@ func IsSetReceipt(data []byte) bool {
 // in order, LF endings, lowercase hex, canonical decimals, nothing else.
 // Errors wrap ErrReceipt.
 func ParseSetReceipt(data []byte) (*SetReceipt, error) {
-	if len(data) > 2*MaxQuestion+1024 {
-		return nil, fmt.Errorf("%w: %d bytes is too long", ErrReceipt, len(data))
-	}
-	if len(data) == 0 || data[len(data)-1] != '\n' {
-		return nil, fmt.Errorf("%w: the last line has no LF", ErrReceipt)
-	}
-	lines := strings.Split(string(data[:len(data)-1]), "\n")
-	keys := []string{"", "kind:", "documents:", "set_sha256:", "question_hex:", "limit:", "result_sha256:"}
-	if len(lines) != len(keys) {
-		return nil, fmt.Errorf("%w: %d lines, want %d", ErrReceipt, len(lines), len(keys))
-	}
-	if lines[0] != SetReceiptHeader {
-		return nil, fmt.Errorf("%w: line 1 is not %s", ErrReceipt, SetReceiptHeader)
-	}
-	vals := make([]string, len(keys))
-	for i := 1; i < len(keys); i++ {
-		v, ok := strings.CutPrefix(lines[i], keys[i])
-		if !ok {
-			return nil, fmt.Errorf("%w: line %d does not start with %s", ErrReceipt, i+1, keys[i])
-		}
-		vals[i] = v
+	vals, err := receiptFields(data, SetReceiptHeader, "kind:", "documents:", "set_sha256:", "question_hex:", "limit:", "result_sha256:")
+	if err != nil {
+		return nil, err
 	}
 	r := &SetReceipt{Kind: ReceiptKind(vals[1])}
 	switch r.Kind {
@@ -120,16 +101,9 @@ func ParseSetReceipt(data []byte) (*SetReceipt, error) {
 		return nil, fmt.Errorf("%w: line 3: documents %.24q is not a count of at least 1", ErrReceipt, vals[2])
 	}
 	r.Documents = n
-	for i, dst := range map[int]*Digest{3: &r.Set, 6: &r.Result} {
-		if err := dst.UnmarshalText([]byte(vals[i])); err != nil {
-			return nil, fmt.Errorf("%w: line %d: %v", ErrReceipt, i+1, err)
-		}
+	if r.Question, err = decodeFields(vals, map[int]*Digest{3: &r.Set, 6: &r.Result}, 4); err != nil {
+		return nil, err
 	}
-	q, err := hex.DecodeString(vals[4])
-	if err != nil {
-		return nil, fmt.Errorf("%w: line 5: question_hex: %v", ErrReceipt, err)
-	}
-	r.Question = string(q)
 	limit, err := strconv.ParseUint(vals[5], 10, 31)
 	if err != nil {
 		return nil, fmt.Errorf("%w: line 6: limit %.24q is not a count of at most %d", ErrReceipt, vals[5], MaxLimit)
@@ -243,13 +217,7 @@ func (a *Archive) EntityUpTo(name string, upTo uint64) ([]EntityHit, error) {
 // member when names is false (the canonical form a receipt binds).
 func FindHitJSON(h *FindHit, names bool) []byte {
 	var j canonjson.Buf
-	j.Raw("{")
-	j.Key("document_sha256", true)
-	j.Digest(h.Doc.SHA256)
-	if names {
-		j.Key("names", false)
-		appendNames(&j, h.Doc.Names)
-	}
+	openHit(&j, h.Doc, names)
 	j.Key("result", false)
 	j.Raw(string(h.Result.JSON()))
 	j.Raw("}")
@@ -260,11 +228,7 @@ func FindHitJSON(h *FindHit, names bool) []byte {
 // receipt binds: FindHitJSON without names, one line (LF-terminated) per
 // hit in rank order; no bytes when nothing matches.
 func FindResult(hits []FindHit) []byte {
-	var out []byte
-	for i := range hits {
-		out = append(append(out, FindHitJSON(&hits[i], false)...), '\n')
-	}
-	return out
+	return resultLines(hits, FindHitJSON)
 }
 
 // EntityHitJSON renders one entity hit as `entity NAME` prints it
@@ -275,13 +239,7 @@ func FindResult(hits []FindHit) []byte {
 func EntityHitJSON(h *EntityHit, names bool) []byte {
 	e := &h.Event
 	var j canonjson.Buf
-	j.Raw("{")
-	j.Key("document_sha256", true)
-	j.Digest(h.Doc.SHA256)
-	if names {
-		j.Key("names", false)
-		appendNames(&j, h.Doc.Names)
-	}
+	openHit(&j, h.Doc, names)
 	j.Key("role", false)
 	j.Str(h.Role.String())
 	j.Key("predicate", false)
@@ -312,9 +270,28 @@ func EntityHitJSON(h *EntityHit, names bool) []byte {
 // binds: EntityHitJSON without names, one line (LF-terminated) per event
 // in import then source order; no bytes when no event names the entity.
 func EntityResult(hits []EntityHit) []byte {
+	return resultLines(hits, EntityHitJSON)
+}
+
+// openHit starts a hit object of a cross-archive answer:
+// {"document_sha256":…, then "names":[…] when names is set.
+func openHit(j *canonjson.Buf, d *Document, names bool) {
+	j.Raw("{")
+	j.Key("document_sha256", true)
+	j.Digest(d.SHA256)
+	if names {
+		j.Key("names", false)
+		appendNames(j, d.Names)
+	}
+}
+
+// resultLines is the canonical result a cross-archive receipt binds: the
+// hit objects without names, one line (LF-terminated) each, in order; no
+// bytes when there is no hit.
+func resultLines[H any](hits []H, hitJSON func(h *H, names bool) []byte) []byte {
 	var out []byte
 	for i := range hits {
-		out = append(append(out, EntityHitJSON(&hits[i], false)...), '\n')
+		out = append(append(out, hitJSON(&hits[i], false)...), '\n')
 	}
 	return out
 }

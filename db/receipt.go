@@ -7,6 +7,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -69,27 +71,9 @@ func IsArchiveReceipt(data []byte) bool {
 // ParseReceipt reads an archive receipt strictly: the six lines in order,
 // LF endings, lowercase hex, nothing else.
 func ParseReceipt(data []byte) (*Receipt, error) {
-	if len(data) > 2*MaxQuestion+1024 {
-		return nil, fmt.Errorf("%w: %d bytes is too long", ErrReceipt, len(data))
-	}
-	if len(data) == 0 || data[len(data)-1] != '\n' {
-		return nil, fmt.Errorf("%w: the last line has no LF", ErrReceipt)
-	}
-	lines := strings.Split(string(data[:len(data)-1]), "\n")
-	keys := []string{"", "kind:", "document_sha256:", "store_sha256:", "question_hex:", "result_sha256:"}
-	if len(lines) != len(keys) {
-		return nil, fmt.Errorf("%w: %d lines, want %d", ErrReceipt, len(lines), len(keys))
-	}
-	if lines[0] != ReceiptHeader {
-		return nil, fmt.Errorf("%w: line 1 is not %s", ErrReceipt, ReceiptHeader)
-	}
-	vals := make([]string, len(keys))
-	for i := 1; i < len(keys); i++ {
-		v, ok := strings.CutPrefix(lines[i], keys[i])
-		if !ok {
-			return nil, fmt.Errorf("%w: line %d does not start with %s", ErrReceipt, i+1, keys[i])
-		}
-		vals[i] = v
+	vals, err := receiptFields(data, ReceiptHeader, "kind:", "document_sha256:", "store_sha256:", "question_hex:", "result_sha256:")
+	if err != nil {
+		return nil, err
 	}
 	r := &Receipt{Kind: ReceiptKind(vals[1])}
 	switch r.Kind {
@@ -97,16 +81,9 @@ func ParseReceipt(data []byte) (*Receipt, error) {
 	default:
 		return nil, fmt.Errorf("%w: line 2: kind %.20q is not INGEST, QUERY or FIND", ErrReceipt, vals[1])
 	}
-	for i, dst := range map[int]*Digest{2: &r.Document, 3: &r.Store, 5: &r.Result} {
-		if err := dst.UnmarshalText([]byte(vals[i])); err != nil {
-			return nil, fmt.Errorf("%w: line %d: %v", ErrReceipt, i+1, err)
-		}
+	if r.Question, err = decodeFields(vals, map[int]*Digest{2: &r.Document, 3: &r.Store, 5: &r.Result}, 4); err != nil {
+		return nil, err
 	}
-	q, err := hex.DecodeString(vals[4])
-	if err != nil {
-		return nil, fmt.Errorf("%w: line 5: question_hex: %v", ErrReceipt, err)
-	}
-	r.Question = string(q)
 	if r.Kind == KindIngest && r.Question != "" {
 		return nil, fmt.Errorf("%w: an INGEST receipt carries no question", ErrReceipt)
 	}
@@ -115,6 +92,56 @@ func ParseReceipt(data []byte) (*Receipt, error) {
 		return nil, fmt.Errorf("%w: not in canonical form (lowercase hex, exact layout)", ErrReceipt)
 	}
 	return r, nil
+}
+
+// receiptFields splits an archive receipt (document or cross-archive) into
+// its lines strictly: data is at most 2*MaxQuestion+1024 bytes, ends with
+// LF and holds exactly 1+len(keys) LF-terminated lines, the first being
+// header and line i+2 starting with keys[i]. It returns what follows the
+// key on each line, indexed by line number from 0 (vals[0], the header's,
+// is empty). Errors wrap ErrReceipt.
+func receiptFields(data []byte, header string, keys ...string) ([]string, error) {
+	if len(data) > 2*MaxQuestion+1024 {
+		return nil, fmt.Errorf("%w: %d bytes is too long", ErrReceipt, len(data))
+	}
+	if len(data) == 0 || data[len(data)-1] != '\n' {
+		return nil, fmt.Errorf("%w: the last line has no LF", ErrReceipt)
+	}
+	lines := strings.Split(string(data[:len(data)-1]), "\n")
+	if len(lines) != 1+len(keys) {
+		return nil, fmt.Errorf("%w: %d lines, want %d", ErrReceipt, len(lines), 1+len(keys))
+	}
+	if lines[0] != header {
+		return nil, fmt.Errorf("%w: line 1 is not %s", ErrReceipt, header)
+	}
+	vals := make([]string, len(lines))
+	for i, key := range keys {
+		v, ok := strings.CutPrefix(lines[i+1], key)
+		if !ok {
+			return nil, fmt.Errorf("%w: line %d does not start with %s", ErrReceipt, i+2, key)
+		}
+		vals[i+1] = v
+	}
+	return vals, nil
+}
+
+// decodeFields decodes the values receiptFields returned that both kinds of
+// archive receipt carry: each digest from the 64 lowercase hex at its index,
+// and the question from the question_hex value at index question, which it
+// returns. Errors wrap ErrReceipt and name the line.
+func decodeFields(vals []string, digests map[int]*Digest, question int) (string, error) {
+	// Digests in line order, then the question: a receipt with several bad
+	// lines always gets the same error.
+	for _, i := range slices.Sorted(maps.Keys(digests)) {
+		if err := digests[i].UnmarshalText([]byte(vals[i])); err != nil {
+			return "", fmt.Errorf("%w: line %d: %v", ErrReceipt, i+1, err)
+		}
+	}
+	q, err := hex.DecodeString(vals[question])
+	if err != nil {
+		return "", fmt.Errorf("%w: line %d: question_hex: %v", ErrReceipt, question+1, err)
+	}
+	return string(q), nil
 }
 
 // receiptKey orders a document's receipts together.

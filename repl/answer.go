@@ -290,46 +290,14 @@ func (x *ctx) findInArchive(terms string) error {
 	if err != nil {
 		return err
 	}
-	var hits []db.FindHit
-	var rec *db.SetReceipt
-	if x.p.has("receipt") {
-		if len(terms) > db.MaxQuestion {
-			return fmt.Errorf("the terms are %d bytes; receipts carry at most %d", len(terms), db.MaxQuestion)
-		}
-		a, err := x.openExisting()
-		if err != nil {
-			return err
-		}
-		if hits, rec, err = a.FindWithReceipt(q, limit); err != nil {
-			return err
-		}
-		if err := x.writeReceipt(rec.Encode()); err != nil {
-			return err
-		}
-	} else {
-		a, err := x.open(false)
-		if err != nil {
-			return err
-		}
-		if hits, err = a.Find(q, limit); err != nil {
-			return err
-		}
+	hits, rec, err := answerSet(x, "the terms are", terms,
+		func(a *db.Archive) ([]db.FindHit, *db.SetReceipt, error) { return a.FindWithReceipt(q, limit) },
+		func(a *db.Archive) ([]db.FindHit, error) { return a.Find(q, limit) })
+	if err != nil {
+		return err
 	}
-	asJSON := x.json()
-	switch {
-	case asJSON:
-		for i := range hits {
-			fmt.Fprintf(x.out(), "%s\n", db.FindHitJSON(&hits[i], true))
-		}
-	case len(hits) == 0:
-		fmt.Fprintln(x.out(), "NO_MATCH")
-	default:
-		for _, h := range hits {
-			x.renderFind(h.Doc, h.Result)
-		}
-	}
-	if rec != nil {
-		x.showSetReceipt(rec, asJSON)
-	}
+	printSetAnswer(x, hits, rec, db.FindHitJSON,
+		func() { fmt.Fprintln(x.out(), "NO_MATCH") },
+		func(h *db.FindHit) { x.renderFind(h.Doc, h.Result) })
 	return nil
 }

@@ -11,47 +11,17 @@ import (
 // documents the lookup ran over (db.SetReceipt) and is kept in the archive.
 func runEntity(x *ctx) error {
 	name := x.p.args[0]
-	var hits []db.EntityHit
-	var rec *db.SetReceipt
-	if x.p.has("receipt") {
-		if len(name) > db.MaxQuestion {
-			return fmt.Errorf("the name is %d bytes; receipts carry at most %d", len(name), db.MaxQuestion)
-		}
-		a, err := x.openExisting()
-		if err != nil {
-			return err
-		}
-		if hits, rec, err = a.EntityWithReceipt(name); err != nil {
-			return err
-		}
-		if err := x.writeReceipt(rec.Encode()); err != nil {
-			return err
-		}
-	} else {
-		a, err := x.open(false)
-		if err != nil {
-			return err
-		}
-		if hits, err = a.Entity(name); err != nil {
-			return err
-		}
+	hits, rec, err := answerSet(x, "the name is", name,
+		func(a *db.Archive) ([]db.EntityHit, *db.SetReceipt, error) { return a.EntityWithReceipt(name) },
+		func(a *db.Archive) ([]db.EntityHit, error) { return a.Entity(name) })
+	if err != nil {
+		return err
 	}
-	asJSON := x.json()
-	switch {
-	case asJSON:
-		for i := range hits {
-			fmt.Fprintf(x.out(), "%s\n", db.EntityHitJSON(&hits[i], true))
-		}
-	case len(hits) == 0:
-		fmt.Fprintf(x.out(), "no event names %s exactly (`entities PREFIX` lists known names)\n", sanitize(name))
-	default:
-		for _, h := range hits {
-			x.renderEntityHit(&h)
-		}
-	}
-	if rec != nil {
-		x.showSetReceipt(rec, asJSON)
-	}
+	printSetAnswer(x, hits, rec, db.EntityHitJSON,
+		func() {
+			fmt.Fprintf(x.out(), "no event names %s exactly (`entities PREFIX` lists known names)\n", sanitize(name))
+		},
+		x.renderEntityHit)
 	return nil
 }
 

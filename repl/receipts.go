@@ -150,6 +150,62 @@ func setReceiptLine(r *db.SetReceipt, verdict string) string {
 	return line
 }
 
+// answerSet answers a cross-archive question (find without --doc, entity).
+// With --receipt it opens the archive for writing, answers with issue,
+// which issues and keeps the receipt, and writes the receipt to the
+// --receipt file; what names the question in the error for one too long
+// ("the terms are"). Without --receipt it answers read-only with answer and
+// the receipt is nil.
+func answerSet[H any](x *ctx, what, question string,
+	issue func(*db.Archive) ([]H, *db.SetReceipt, error), answer func(*db.Archive) ([]H, error)) ([]H, *db.SetReceipt, error) {
+	if !x.p.has("receipt") {
+		a, err := x.open(false)
+		if err != nil {
+			return nil, nil, err
+		}
+		hits, err := answer(a)
+		return hits, nil, err
+	}
+	if len(question) > db.MaxQuestion {
+		return nil, nil, fmt.Errorf("%s %d bytes; receipts carry at most %d", what, len(question), db.MaxQuestion)
+	}
+	a, err := x.openExisting()
+	if err != nil {
+		return nil, nil, err
+	}
+	hits, rec, err := issue(a)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := x.writeReceipt(rec.Encode()); err != nil {
+		return nil, nil, err
+	}
+	return hits, rec, nil
+}
+
+// printSetAnswer prints a cross-archive answer: one hitJSON line per hit
+// (with names) on the JSON view; else none when there is no hit, or render
+// for each hit; then, when a receipt was issued, showSetReceipt.
+func printSetAnswer[H any](x *ctx, hits []H, rec *db.SetReceipt,
+	hitJSON func(h *H, names bool) []byte, none func(), render func(h *H)) {
+	asJSON := x.json()
+	switch {
+	case asJSON:
+		for i := range hits {
+			fmt.Fprintf(x.out(), "%s\n", hitJSON(&hits[i], true))
+		}
+	case len(hits) == 0:
+		none()
+	default:
+		for i := range hits {
+			render(&hits[i])
+		}
+	}
+	if rec != nil {
+		x.showSetReceipt(rec, asJSON)
+	}
+}
+
 // runVerify checks an archive receipt (of one document, or cross-archive)
 // against the archive, or an original V1/V2 receipt against the
 // .chronicle file it names, and prints the word.
