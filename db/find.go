@@ -166,7 +166,9 @@ func (a *Archive) FindUpTo(q *find.Query, limit int, upTo uint64) ([]FindHit, Fi
 			}
 		}
 	}
-	a.parallel(len(cands), func(next func() int) {
+	// take, not parallel's plain counter, hands out the candidates: it
+	// stops at the bound.
+	a.parallel(len(cands), func(func() int) {
 		var sc lineScorer
 		for j := take(); j >= 0; j = take() {
 			sd, err := a.scoreDoc(cands[j].Seq, q, terms, &sc)
