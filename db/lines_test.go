@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -175,4 +176,43 @@ func TestEventFrameDigest(t *testing.T) {
 	require.Len(t, probs, 1, "%v", probs)
 	require.Equal(t, d.Label(), probs[0].Doc)
 	require.Contains(t, probs[0].Detail, "event table frame does not hash")
+}
+
+// TestFindLinesAcrossChunks: listed lines that straddle chunk boundaries
+// (longer than a chunk, CR and LF in different chunks, the last line
+// without LF) read back exactly as the scan sees them.
+func TestFindLinesAcrossChunks(t *testing.T) {
+	t.Parallel()
+	a, err := db.Open(filepath.Join(t.TempDir(), "a.db"), db.Options{})
+	require.NoError(t, err)
+	defer a.Close()
+	var b bytes.Buffer
+	b.WriteString("Alice opens\n")
+	b.WriteString(strings.Repeat("word ", 3*db.ChunkSize/5) + "Alice in a long line\n") // spans 3+ chunks
+	for b.Len() < 4*db.ChunkSize-len(" Alice CR")-1 {
+		b.WriteString("filler line\n")
+	}
+	pad := 4*db.ChunkSize - b.Len() - len(" Alice CR") - 1
+	b.WriteString(strings.Repeat("x", pad) + " Alice CR\r") // CR ends chunk 3
+	b.WriteString("\nAlice after the boundary\r\n")
+	for range 40 {
+		b.WriteString("Bob and Alice\n")
+	}
+	b.WriteString("Alice at the end, no LF")
+	src := b.Bytes()
+	require.Equal(t, byte('\r'), src[4*db.ChunkSize-1])
+	res, err := a.Ingest(src, 1, "long.txt")
+	require.NoError(t, err)
+	for _, terms := range []string{"Alice", "Alice Bob", "CR", "end", "word", "x", "LF"} {
+		q := mustQuery(t, terms)
+		hits, err := a.Find(q, 0)
+		require.NoError(t, err)
+		want := q.Search(src, res.Doc.SHA256)
+		if want.TotalMatchingLines == 0 {
+			require.Empty(t, hits, terms)
+			continue
+		}
+		require.Len(t, hits, 1, terms)
+		require.Equal(t, string(want.JSON()), string(hits[0].Result.JSON()), terms)
+	}
 }
