@@ -46,7 +46,7 @@ type Archive struct {
 	// UpgradedFrom is the schema version the archive had before Open
 	// upgraded it (0 when no upgrade ran).
 	UpgradedFrom int
-	reindexed    bool // an upgrade step already rebuilt the indexes
+	reindexed    bool // an upgrade step already started a rebuild of the indexes
 	enc          *zstd.Encoder
 	dec          *zstd.Decoder
 }

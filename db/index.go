@@ -2,13 +2,16 @@ package db
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"runtime"
 	"runtime/debug"
+	"strconv"
 	"sync"
 
 	"chronicle/engine"
 	"chronicle/index"
+
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -73,37 +76,118 @@ func docRecordBySeq(tx *bolt.Tx, seq uint64) (key, raw []byte, err error) {
 	return key, raw, nil
 }
 
-// reindex rebuilds both indexes from the stored documents.
-func (a *Archive) reindex(tx *bolt.Tx) error {
+// keyReindexNext (meta) marks a rebuild of the indexes in progress: the
+// documents with a lower sequence number are indexed, the others not yet.
+// While it is present the indexes are incomplete, so every open finishes
+// the rebuild first (finishReindex) and no reader ever sees them partial.
+var keyReindexNext = []byte("reindex_next")
+
+// Reindex batches: a rebuild commits after this many documents or source
+// bytes. One transaction for a whole large archive would keep every new
+// page in memory until its commit, and bbolt only splits nodes at commit,
+// so its inserts slow down as the transaction grows; batches keep both
+// bounded.
+const (
+	reindexBatchDocs  = 32
+	reindexBatchBytes = 64 << 20
+)
+
+// startReindex empties the indexes and marks the rebuild in progress (from
+// document #1). It also rebuilds the sequence bucket from the document
+// records, which the rebuild walks.
+func (a *Archive) startReindex(tx *bolt.Tx) error {
 	if err := index.DropBuckets(tx); err != nil {
 		return err
 	}
 	seqs := tx.Bucket(bucketSeqs)
-	return tx.Bucket(bucketDocs).ForEach(func(k, v []byte) error {
+	if err := tx.Bucket(bucketDocs).ForEach(func(k, v []byte) error {
 		d, err := decodeDocument(k, v)
 		if err != nil {
 			return err
 		}
-		if err := seqs.Put(seqKey(d.Seq), d.SHA256[:]); err != nil {
-			return err
-		}
-		s, err := a.loadIn(tx, d)
-		if err != nil {
-			return err
-		}
-		return indexDocument(tx, d, prepareIndex(s.Source, d.ChunkSize), s.Source, s.Events)
-	})
+		return seqs.Put(seqKey(d.Seq), d.SHA256[:])
+	}); err != nil {
+		return err
+	}
+	return tx.Bucket(bucketMeta).Put(keyReindexNext, []byte("1"))
 }
 
-// Reindex rebuilds the term and entity indexes from the stored documents in
-// one write transaction and returns the number of documents indexed.
+// reindexPending reports whether a rebuild is in progress.
+func reindexPending(tx *bolt.Tx) bool { return tx.Bucket(bucketMeta).Get(keyReindexNext) != nil }
+
+// finishReindex indexes the documents a rebuild in progress has not reached
+// yet, in batches of write transactions, each moving the mark forward, and
+// removes the mark with the last one; an interrupted rebuild resumes where
+// it stopped. A document that cannot be read (corruption) is left out of
+// the indexes and reported in skipped (check reports it too); any other
+// error stops the rebuild, which the next open resumes.
+func (a *Archive) finishReindex() (indexed int, skipped []error, err error) {
+	for done := false; !done; {
+		err := a.bolt.Update(func(tx *bolt.Tx) error {
+			meta := tx.Bucket(bucketMeta)
+			raw := meta.Get(keyReindexNext)
+			if raw == nil {
+				done = true
+				return nil
+			}
+			next, err := strconv.ParseUint(string(raw), 10, 64)
+			if err != nil || next == 0 {
+				return fmt.Errorf("%w: bad %s %q", ErrCorrupt, keyReindexNext, raw)
+			}
+			last := maxSeq(tx)
+			docs, bytes := 0, int64(0)
+			for ; next <= last && docs < reindexBatchDocs && bytes < reindexBatchBytes; next++ {
+				d, err := docBySeq(tx, next)
+				if err != nil {
+					skipped = append(skipped, err)
+					continue
+				}
+				s, err := a.loadIn(tx, d)
+				if err != nil {
+					skipped = append(skipped, err)
+					continue
+				}
+				if err := indexDocument(tx, d, prepareIndex(s.Source, d.ChunkSize), s.Source, s.Events); err != nil {
+					return err
+				}
+				docs++
+				bytes += d.SourceSize
+			}
+			indexed += docs
+			if next > last {
+				done = true
+				return meta.Delete(keyReindexNext)
+			}
+			return meta.Put(keyReindexNext, []byte(strconv.FormatUint(next, 10)))
+		})
+		if err != nil {
+			return indexed, skipped, fmt.Errorf("archive %s: rebuilding the indexes (it resumes on the next open): %w", a.path, err)
+		}
+	}
+	return indexed, skipped, nil
+}
+
+// ErrReindexSkipped: Reindex left documents it could not read out of the
+// indexes.
+var ErrReindexSkipped = errors.New("documents left out of the indexes")
+
+// Reindex rebuilds the term, line and entity indexes from the stored
+// documents and returns the number of documents indexed. It commits in
+// batches (see finishReindex); until it finishes the archive is marked,
+// and an interrupted rebuild is completed by the next open. Documents that
+// cannot be read are left out and reported (errors.Is ErrReindexSkipped).
 func (a *Archive) Reindex() (int, error) {
-	n := 0
-	err := a.bolt.Update(func(tx *bolt.Tx) error {
-		n = tx.Bucket(bucketDocs).Stats().KeyN
-		return a.reindex(tx)
-	})
-	return n, err
+	if err := a.bolt.Update(a.startReindex); err != nil {
+		return 0, err
+	}
+	n, skipped, err := a.finishReindex()
+	if err != nil {
+		return n, err
+	}
+	if len(skipped) > 0 {
+		return n, fmt.Errorf("%w: %d (first: %v); run `chronicle check`", ErrReindexSkipped, len(skipped), skipped[0])
+	}
+	return n, nil
 }
 
 // Candidates returns the documents, in import order, that may contain at

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -214,5 +215,115 @@ func TestFindLinesAcrossChunks(t *testing.T) {
 		}
 		require.Len(t, hits, 1, terms)
 		require.Equal(t, string(want.JSON()), string(hits[0].Result.JSON()), terms)
+	}
+}
+
+// emptyIndexes empties every index bucket and marks a rebuild in progress
+// from document #next, as an interrupted reindex leaves the archive (with
+// the documents before next indexed again by the caller's fn, if any).
+func emptyIndexes(next uint64) func(tx *bolt.Tx) error {
+	return func(tx *bolt.Tx) error {
+		for _, name := range []string{"grams", "lines", "entities", "spans"} {
+			if err := tx.DeleteBucket([]byte(name)); err != nil {
+				return err
+			}
+			if _, err := tx.CreateBucket([]byte(name)); err != nil {
+				return err
+			}
+		}
+		return tx.Bucket([]byte("meta")).Put([]byte("reindex_next"), []byte(strconv.FormatUint(next, 10)))
+	}
+}
+
+// TestReindexResumes: a rebuild of the indexes interrupted after its mark
+// was set (here: emptied indexes, mark at #1) is finished by the next open,
+// read-write or read-only, and the answers are those of the intact archive.
+func TestReindexResumes(t *testing.T) {
+	t.Parallel()
+	c := ixBuild(t, 35, 90) // more than one batch of reindexBatchDocs
+	docs := c.docs(t)
+	srcs := make([][]byte, len(docs))
+	for i, d := range docs {
+		srcs[i] = c.src[d.SHA256]
+	}
+	r := rand.New(rand.NewPCG(35, 1))
+	var queries []*find.Query
+	for len(queries) < 30 {
+		if q, err := find.NewQuery(ixTerms(r, srcs)); err == nil {
+			queries = append(queries, q)
+		}
+	}
+	names := append(append([]string{"nobody"}, ixTypedNames...), ixArabicNames...)
+	answers := func(a *db.Archive) (out []string) {
+		for _, q := range queries {
+			hits, err := a.Find(q, 0)
+			require.NoError(t, err)
+			out = append(out, findLines(t, hits))
+		}
+		for _, n := range names {
+			hits, err := a.Entity(n)
+			require.NoError(t, err)
+			out = append(out, fmt.Sprint(len(hits)))
+		}
+		return out
+	}
+	want := answers(c.a)
+
+	// Read-write open.
+	c.edit(t, emptyIndexes(1))
+	require.Equal(t, want, answers(c.a))
+	require.Empty(t, c.problems(t))
+
+	// Read-only open: a brief write open finishes it first.
+	require.NoError(t, c.a.Close())
+	b, err := bolt.Open(c.path, 0o600, nil)
+	require.NoError(t, err)
+	require.NoError(t, b.Update(emptyIndexes(1)))
+	require.NoError(t, b.Close())
+	ro, err := db.Open(c.path, db.Options{ReadOnly: true})
+	require.NoError(t, err)
+	require.Equal(t, want, answers(ro))
+	require.NoError(t, ro.Close())
+	c.a, err = db.Open(c.path, db.Options{})
+	require.NoError(t, err)
+	require.Empty(t, c.problems(t))
+
+	// Reindex itself, in batches, gives the same answers.
+	n, err := c.a.Reindex()
+	require.NoError(t, err)
+	require.Equal(t, len(docs), n)
+	require.Equal(t, want, answers(c.a))
+}
+
+// TestReindexSkipsUnreadable: a document whose source cannot be read is
+// left out of a rebuild and reported; the others are indexed, the archive
+// still opens, and check names the damaged document.
+func TestReindexSkipsUnreadable(t *testing.T) {
+	t.Parallel()
+	c := ixBuild(t, 36, 10)
+	docs := c.docs(t)
+	bad := docs[6]
+	c.edit(t, func(tx *bolt.Tx) error {
+		k := append(bytes.Clone(bad.SHA256[:]), 0, 0, 0, 0)
+		return tx.Bucket([]byte("chunks")).Put(k, []byte("not a frame"))
+	})
+	n, err := c.a.Reindex()
+	require.ErrorIs(t, err, db.ErrReindexSkipped)
+	require.ErrorContains(t, err, bad.Label())
+	require.Equal(t, len(docs)-1, n)
+	for _, d := range docs {
+		if d == bad || len(c.src[d.SHA256]) == 0 {
+			continue
+		}
+		q := mustQuery(t, string(bytes.Fields(c.src[d.SHA256])[0]))
+		hits, err := c.a.Find(q, 0)
+		require.NoError(t, err)
+		require.Contains(t, findLines(t, hits), d.SHA256.String())
+	}
+	c.edit(t, func(*bolt.Tx) error { return nil }) // reopens
+	probs := c.problems(t)
+	require.NotEmpty(t, probs)
+	for _, p := range probs {
+		require.Equal(t, bad.Label(), p.Doc, "%v", p)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"chronicle/index"
+
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -57,15 +58,17 @@ var Upgrades = []Upgrade{
 		Apply: func(a *Archive, tx *bolt.Tx) error { return a.reindexOnce(tx) }},
 }
 
-// reindexOnce rebuilds the indexes at most once per upgrade: every
-// reindexing step leaves the current index layout, so later steps of the
-// same upgrade have nothing left to do.
+// reindexOnce starts a rebuild of the indexes at most once per upgrade:
+// every reindexing step wants the current index layout, so later steps of
+// the same upgrade have nothing left to do. The upgrade's transaction only
+// empties the indexes and marks the rebuild; Open then finishes it in
+// batches (finishReindex), after the upgrade has committed.
 func (a *Archive) reindexOnce(tx *bolt.Tx) error {
 	if a.reindexed {
 		return nil
 	}
 	a.reindexed = true
-	return a.reindex(tx)
+	return a.startReindex(tx)
 }
 
 // readSchema returns the archive's schema version, 0 for an empty file.
@@ -90,19 +93,22 @@ func readSchema(path string, tx *bolt.Tx) (int, error) {
 }
 
 // initSchema creates a new archive's buckets, or upgrades an older schema in
-// one write transaction. A read-only open that finds an older schema closes,
-// upgrades with a brief write open and leaves a.bolt nil so that Open
-// reopens read-only.
+// one write transaction, then finishes a rebuild of the indexes that an
+// upgrade started or an interrupted reindex left (finishReindex). A
+// read-only open that finds either to do closes, does it with a brief write
+// open and leaves a.bolt nil so that Open reopens read-only.
 func (a *Archive) initSchema(opts Options) error {
 	var version int
+	pending := false
 	if err := a.bolt.View(func(tx *bolt.Tx) error {
 		var err error
 		version, err = readSchema(a.path, tx)
+		pending = err == nil && version > 0 && reindexPending(tx)
 		return err
 	}); err != nil {
 		return err
 	}
-	if version == SchemaVersion {
+	if version == SchemaVersion && !pending {
 		return nil
 	}
 	if opts.ReadOnly {
@@ -117,6 +123,19 @@ func (a *Archive) initSchema(opts Options) error {
 		}
 		return w.Close()
 	}
+	if version != SchemaVersion {
+		if err := a.upgrade(version); err != nil {
+			return err
+		}
+	}
+	// Documents that cannot be read stay out of the indexes; check reports
+	// them.
+	_, _, err := a.finishReindex()
+	return err
+}
+
+// upgrade runs the registered steps from version up, in one transaction.
+func (a *Archive) upgrade(version int) error {
 	return a.bolt.Update(func(tx *bolt.Tx) error {
 		// Re-read inside the write transaction: another process may have
 		// upgraded meanwhile.
