@@ -11,6 +11,7 @@ import (
 	"slices"
 
 	"chronicle/engine"
+	"chronicle/engine/find"
 
 	"github.com/klauspost/compress/s2"
 )
@@ -58,17 +59,6 @@ var ErrLineIndex = errors.New("damaged line index")
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// IsSeparator reports whether c separates find terms and tokens (SPEC 11.2).
-func IsSeparator(c byte) bool {
-	return separators[c]
-}
-
-var separators = func() (t [256]bool) {
-	for _, c := range []byte(" \t\n\r.,;:?!") {
-		t[c] = true
-	}
-	return t
-}()
 
 // BuildLines returns the line index record of src stored in chunks of
 // chunkSize bytes.
@@ -186,11 +176,11 @@ func (t *tokenTable) scan(src []byte) (checkpoints []uint64, lines uint32) {
 			end = start + i
 		}
 		for i := start; i < end; {
-			for i < end && separators[src[i]] {
+			for i < end && find.IsSeparator(src[i]) {
 				i++
 			}
 			j := i
-			for j < end && !separators[src[j]] {
+			for j < end && !find.IsSeparator(src[j]) {
 				j++
 			}
 			if j == i {

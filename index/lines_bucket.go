@@ -14,12 +14,6 @@ var bucketLines = []byte("lines")
 
 func linesKey(seq uint64) []byte { return binary.BigEndian.AppendUint64(nil, seq) }
 
-// AddLines stores the line index of document seq, whose source is kept in
-// chunks of chunkSize bytes.
-func AddLines(tx *bolt.Tx, seq uint64, src []byte, chunkSize int) error {
-	return PutLines(tx, seq, BuildLines(src, chunkSize))
-}
-
 // PutLines stores a line index record built by BuildLines for document
 // seq.
 func PutLines(tx *bolt.Tx, seq uint64, rec []byte) error {

@@ -29,15 +29,17 @@ const (
 // ErrTerms is wrapped by every error about the terms string.
 var ErrTerms = errors.New("invalid find terms")
 
-// isSeparator reports whether c separates terms (SPEC 11.2). The set is ASCII
-// only: a non-ASCII mark such as the Arabic question mark is part of a term.
-func isSeparator(c byte) bool {
-	switch c {
-	case ' ', '\t', '\n', '\r', '.', ',', ';', ':', '?', '!':
-		return true
+// IsSeparator reports whether c separates terms (SPEC 11.2). The set is
+// ASCII only: a non-ASCII mark such as the Arabic question mark is part of a
+// term. The archive's line index splits lines into tokens with the same set.
+func IsSeparator(c byte) bool { return separators[c] }
+
+var separators = func() (t [256]bool) {
+	for _, c := range []byte(" \t\n\r.,;:?!") {
+		t[c] = true
 	}
-	return false
-}
+	return t
+}()
 
 // Terms splits terms into the maximal runs of non-separator bytes, in order
 // and with duplicates. It rejects (with an error wrapping ErrTerms) an empty
@@ -67,12 +69,12 @@ func split(terms string) ([][2]int, error) {
 	}
 	var spans [][2]int
 	for i := 0; i < len(terms); {
-		if isSeparator(terms[i]) {
+		if IsSeparator(terms[i]) {
 			i++
 			continue
 		}
 		j := i + 1
-		for j < len(terms) && !isSeparator(terms[j]) {
+		for j < len(terms) && !IsSeparator(terms[j]) {
 			j++
 		}
 		spans = append(spans, [2]int{i, j})
