@@ -59,7 +59,6 @@ var ErrLineIndex = errors.New("damaged line index")
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-
 // BuildLines returns the line index record of src stored in chunks of
 // chunkSize bytes.
 func BuildLines(src []byte, chunkSize int) []byte {
