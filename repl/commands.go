@@ -67,7 +67,7 @@ func init() {
 			summary: "upgrade the archive to the current schema (opening it for writing does the same)",
 			example: "migrate"},
 		{name: "reindex", args: "", max: 0, run: runReindex,
-			summary: "rebuild the term and entity indexes from the stored documents",
+			summary: "rebuild the term, line and entity indexes from the stored documents",
 			example: "reindex"},
 		{name: "check", args: "", max: 0, run: runCheck,
 			summary: "re-read every document: store rebuild, digests, events, cross references",

@@ -13,7 +13,7 @@ func runHelp(x *ctx) error {
 		if c == nil {
 			return usageErrorf("unknown command %q", x.p.args[0])
 		}
-		fmt.Fprintf(w, "usage: %s %s\n  %s\n", c.name, c.args, c.summary)
+		fmt.Fprintf(w, "usage: %s\n  %s\n", strings.TrimSpace(c.name+" "+c.args), c.summary)
 		for _, f := range append(c.flags, globalFlags...) {
 			name := "--" + f.name
 			if f.value != "" {
