@@ -140,7 +140,7 @@ func (c *command) exec(env *Env, args []string) error {
 		return err
 	}
 	if len(p.args) < c.min || (c.max >= 0 && len(p.args) > c.max) {
-		return usageErrorf("usage: %s %s", c.name, c.args)
+		return usageErrorf("usage: %s", strings.TrimSpace(c.name+" "+c.args))
 	}
 	x := &ctx{env: env, cmd: c, p: p}
 	defer func() {
