@@ -96,6 +96,10 @@ func Open(path string, opts Options) (*Archive, error) {
 	case err != nil:
 		return nil, fmt.Errorf("archive %s: %w", path, err)
 	}
+	// bbolt grows the file AllocSize bytes ahead of its pages (16 MiB by
+	// default): a quarter of that keeps a small archive's file near its
+	// pages in use, for a truncate and fsync every 4 MiB of growth.
+	b.AllocSize = 4 << 20
 	a := &Archive{path: path, bolt: b}
 	a.enc, err = zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(false))
 	if err == nil {

@@ -51,6 +51,13 @@ func AddEntities(tx *bolt.Tx, seq uint64, events []engine.Event, src []byte) err
 	if b == nil || spans == nil {
 		return fmt.Errorf("index: %s or %s bucket missing", bucketEntities, bucketSpans)
 	}
+	// Spans are keyed by sequence number, so a new document's go after all
+	// others: pages can be packed full. A name's entries are keyed by
+	// sequence number after the name, so a new document's go at the end of
+	// each name's range: nearly append-only too. bbolt's default (half-full
+	// pages) suits random inserts and doubled both buckets.
+	spans.FillPercent = fillAppend
+	b.FillPercent = fillMostlyAppend
 	for i := range events {
 		v, err := entityValue(&events[i], src)
 		if err != nil {

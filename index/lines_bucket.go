@@ -21,6 +21,7 @@ func PutLines(tx *bolt.Tx, seq uint64, rec []byte) error {
 	if b == nil {
 		return fmt.Errorf("index: %s bucket missing", bucketLines)
 	}
+	b.FillPercent = fillAppend // keyed by sequence number
 	return b.Put(linesKey(seq), rec)
 }
 

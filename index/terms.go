@@ -14,6 +14,15 @@ import (
 // GroupSize is the number of documents sharing one posting bitmap.
 const GroupSize = 64
 
+// Page fill of the index buckets (bbolt's Bucket.FillPercent, set on every
+// write): full pages where keys only grow, a little room where keys land
+// near the end of a range. The gram postings keep bbolt's default: every
+// document rewrites its group's postings, and fuller pages measured worse.
+const (
+	fillAppend       = 1.0
+	fillMostlyAppend = 0.9
+)
+
 var (
 	bucketGrams    = []byte("grams")
 	bucketEntities = []byte("entities")
