@@ -185,17 +185,6 @@ func (a *Archive) currentSet() (uint64, Digest, error) {
 	return upTo, set, err
 }
 
-// boundsUpTo keeps the candidates among documents #1..#upTo (FindUpTo).
-func boundsUpTo(cands []index.Bound, upTo uint64) []index.Bound {
-	out := cands[:0]
-	for _, b := range cands {
-		if b.Seq <= upTo {
-			out = append(out, b)
-		}
-	}
-	return out
-}
-
 // EntityUpTo is Entity over documents #1..#upTo: the answer the archive
 // gave when it held upTo documents.
 func (a *Archive) EntityUpTo(name string, upTo uint64) ([]EntityHit, error) {

@@ -69,10 +69,6 @@ func (k rankKey) before(o rankKey) bool {
 
 func boundKey(b index.Bound) rankKey { return rankKey{b.Terms, b.Lines, b.Seq} }
 
-func hitKey(h FindHit) rankKey {
-	return rankKey{h.Result.Matches[0].MatchedTerms, uint64(h.Result.TotalMatchingLines), h.Doc.Seq}
-}
-
 // FindWithStats is Find, also reporting the candidates and how many of them
 // were searched.
 //
@@ -93,13 +89,12 @@ func (a *Archive) FindUpTo(q *find.Query, limit int, upTo uint64) ([]FindHit, Fi
 	var cands []index.Bound
 	err := a.bolt.View(func(tx *bolt.Tx) error {
 		var err error
-		cands, err = liveBounds(tx, q.Terms())
+		cands, err = liveBounds(tx, q.Terms(), upTo)
 		return err
 	})
 	if err != nil {
 		return nil, FindStats{}, err
 	}
-	cands = boundsUpTo(cands, upTo)
 	stats := FindStats{Candidates: len(cands)}
 	if limit > 0 {
 		slices.SortFunc(cands, func(x, y index.Bound) int {
@@ -109,7 +104,6 @@ func (a *Archive) FindUpTo(q *find.Query, limit int, upTo uint64) ([]FindHit, Fi
 			return 1 // keys are distinct: sequence numbers are
 		})
 	}
-	terms := index.NewTerms(q.Terms())
 
 	var (
 		mu      sync.Mutex
@@ -171,7 +165,7 @@ func (a *Archive) FindUpTo(q *find.Query, limit int, upTo uint64) ([]FindHit, Fi
 	a.parallel(len(cands), func(func() int) {
 		var sc lineScorer
 		for j := take(); j >= 0; j = take() {
-			sd, err := a.scoreDoc(cands[j].Seq, q, terms, &sc)
+			sd, err := a.scoreDoc(cands[j].Seq, q, &sc)
 			done(j, sd, err)
 		}
 	})
@@ -255,7 +249,7 @@ type lineScorer struct {
 // (its archive was not reindexed) is searched whole instead. It runs on a
 // worker goroutine, so a panic from a damaged bbolt page becomes an error
 // here (the caller's recover cannot see it).
-func (a *Archive) scoreDoc(seq uint64, q *find.Query, terms index.Terms, sc *lineScorer) (sd scoredDoc, err error) {
+func (a *Archive) scoreDoc(seq uint64, q *find.Query, sc *lineScorer) (sd scoredDoc, err error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if r := recover(); r != nil {
@@ -273,7 +267,7 @@ func (a *Archive) scoreDoc(seq uint64, q *find.Query, terms index.Terms, sc *lin
 			return a.lineIndexError(tx, seq, err)
 		}
 		sc.dict = l.Dict()
-		sd.total, sd.top, err = sc.Score(l, terms, find.MaxMatches)
+		sd.total, sd.top, err = sc.Score(l, q, find.MaxMatches)
 		if err != nil {
 			return a.lineIndexError(tx, seq, err)
 		}
@@ -461,17 +455,19 @@ func (r *lineReader) line(n int) (find.Match, error) {
 	}, nil
 }
 
-// liveBounds is index.Bounds without stray bits: candidates whose sequence
-// number names no document (check reports those) are dropped.
-func liveBounds(tx *bolt.Tx, terms [][]byte) ([]index.Bound, error) {
-	bounds, err := index.Bounds(tx, maxSeq(tx), terms)
+// liveBounds is index.Bounds over documents #1..#upTo without stray bits:
+// candidates whose sequence number names no document (check reports those)
+// are dropped.
+func liveBounds(tx *bolt.Tx, terms [][]byte, upTo uint64) ([]index.Bound, error) {
+	upTo = min(upTo, maxSeq(tx))
+	bounds, err := index.Bounds(tx, upTo, terms)
 	if err != nil {
 		return nil, err
 	}
 	seqs := tx.Bucket(bucketSeqs)
 	live := bounds[:0]
 	for _, b := range bounds {
-		if seqs.Get(seqKey(b.Seq)) != nil {
+		if b.Seq <= upTo && seqs.Get(seqKey(b.Seq)) != nil {
 			live = append(live, b)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"runtime/debug"
 	"strconv"
@@ -195,7 +196,7 @@ func (a *Archive) Reindex() (int, error) {
 func (a *Archive) Candidates(terms [][]byte) ([]*Document, error) {
 	var out []*Document
 	err := a.bolt.View(func(tx *bolt.Tx) error {
-		bounds, err := liveBounds(tx, terms)
+		bounds, err := liveBounds(tx, terms, math.MaxUint64)
 		if err != nil {
 			return err
 		}

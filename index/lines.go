@@ -439,33 +439,10 @@ type LineScorer struct {
 	lines   []uint32
 }
 
-// Terms is a query's distinct terms with their multiplicities.
-type Terms struct {
-	Text   [][]byte
-	Weight []int
-}
-
-// NewTerms groups terms (with repetitions) into distinct weighted terms.
-func NewTerms(terms [][]byte) Terms {
-	var t Terms
-next:
-	for _, term := range terms {
-		for k, have := range t.Text {
-			if bytes.Equal(have, term) {
-				t.Weight[k]++
-				continue next
-			}
-		}
-		t.Text = append(t.Text, term)
-		t.Weight = append(t.Weight, 1)
-	}
-	return t
-}
-
-// Score scores every line of the document for the terms (SPEC 11.3): it
-// returns the number of lines with a non-zero score and the best max of
-// them, by score descending then line ascending.
-func (s *LineScorer) Score(l *Lines, terms Terms, max int) (total int, top []LineScore, err error) {
+// Score scores every line of the document for the query's terms (SPEC
+// 11.3): it returns the number of lines with a non-zero score and the best
+// max of them, by score descending then line ascending.
+func (s *LineScorer) Score(l *Lines, q *find.Query, max int) (total int, top []LineScore, err error) {
 	n := l.NumLines + 1
 	if cap(s.score) < n {
 		s.score = make([]uint8, n)
@@ -475,9 +452,10 @@ func (s *LineScorer) Score(l *Lines, terms Terms, max int) (total int, top []Lin
 	clear(s.score)
 	clear(s.stamp)
 	s.touched = s.touched[:0]
-	for k, term := range terms.Text {
-		w := uint8(terms.Weight[k])
-		mark := uint16(k + 1)
+	mark := uint16(0)
+	for term, weight := range q.Distinct() {
+		w := uint8(weight)
+		mark++
 		if err := l.eachMatchingToken(term, func(ord int) error {
 			lines, err := l.posting(ord, s.lines[:0])
 			s.lines = lines

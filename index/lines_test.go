@@ -120,7 +120,7 @@ func TestLineIndexEqualsScan(t *testing.T) {
 			q, err := find.NewQuery(terms)
 			require.NoError(t, err)
 			wantTotal, wantTop := scoreScan(t, src, terms)
-			total, top, err := scorer.Score(l, index.NewTerms(q.Terms()), find.MaxMatches)
+			total, top, err := scorer.Score(l, q, find.MaxMatches)
 			require.NoError(t, err)
 			require.Equal(t, wantTotal, total, "doc %d terms %q", doc, terms)
 			require.Equal(t, wantTop, top, "doc %d terms %q", doc, terms)
@@ -154,7 +154,7 @@ func TestLineIndexEmptySource(t *testing.T) {
 	require.Zero(t, l.NumLines)
 	require.Zero(t, l.Chunks())
 	var s index.LineScorer
-	total, top, err := s.Score(l, index.NewTerms([][]byte{[]byte("a")}), 8)
+	total, top, err := s.Score(l, mustQuery(t, "a"), 8)
 	require.NoError(t, err)
 	require.Zero(t, total)
 	require.Empty(t, top)
@@ -191,7 +191,7 @@ func withChecksum(rec []byte) []byte {
 func TestLineIndexStructuralChecks(t *testing.T) {
 	src := []byte("Alice paid Bob.\nBob paid Alice\r\n\nفي السوق\nthe end")
 	rec := index.BuildLines(src, 16)
-	terms := index.NewTerms([][]byte{[]byte("Bob"), []byte("ي"), []byte("e")})
+	terms := mustQuery(t, "Bob ي e")
 	var s index.LineScorer
 	rejected := 0
 	for i := 8; i < len(rec); i++ {
@@ -230,7 +230,7 @@ func FuzzParseLines(f *testing.F) {
 			return
 		}
 		var s index.LineScorer
-		total, top, err := s.Score(l, index.NewTerms(q.Terms()), find.MaxMatches)
+		total, top, err := s.Score(l, q, find.MaxMatches)
 		if err != nil {
 			require.ErrorIs(t, err, index.ErrLineIndex)
 			return
@@ -249,4 +249,10 @@ func FuzzParseLines(f *testing.F) {
 func validTerms(terms string) bool {
 	_, err := find.NewQuery(terms)
 	return err == nil
+}
+
+func mustQuery(t testing.TB, terms string) *find.Query {
+	q, err := find.NewQuery(terms)
+	require.NoError(t, err)
+	return q
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"iter"
 
 	"chronicle/engine"
 	"chronicle/engine/canonjson"
@@ -145,6 +146,19 @@ func (q *Query) Text() string { return q.text }
 // Terms returns the split terms with duplicates, in order. The slices are
 // shared with the query and must not be modified.
 func (q *Query) Terms() [][]byte { return q.terms }
+
+// Distinct yields each distinct term once, in order of first appearance,
+// with the number of times the query holds it (its weight in a line's
+// score). The slices are shared with the query and must not be modified.
+func (q *Query) Distinct() iter.Seq2[[]byte, int] {
+	return func(yield func([]byte, int) bool) {
+		for _, d := range q.distinct {
+			if !yield(d.pat.term, d.weight) {
+				return
+			}
+		}
+	}
+}
 
 // Score is Score(line, q.Terms()), computed once per distinct term.
 func (q *Query) Score(line []byte) int {
