@@ -201,8 +201,9 @@ func (a *Archive) FindUpTo(q *find.Query, limit int, upTo uint64) ([]FindHit, Fi
 	return hits, stats, nil
 }
 
-// parallel runs work on one goroutine per core (at most n); next hands out
-// 0..n-1 once each, then -1.
+// parallel runs work on one goroutine per core (at most n; on the caller's
+// for a single item); next hands out 0..n-1 once each, then -1. Work that
+// reads memory-mapped pages recovers its own panics.
 func (a *Archive) parallel(n int, work func(next func() int)) {
 	var (
 		mu sync.Mutex
@@ -217,6 +218,10 @@ func (a *Archive) parallel(n int, work func(next func() int)) {
 		}
 		i++
 		return i - 1
+	}
+	if n == 1 { // one item: no goroutine to start and wait for
+		work(next)
+		return
 	}
 	for range min(runtime.GOMAXPROCS(0), n) {
 		wg.Add(1)

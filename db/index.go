@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
 	"runtime/debug"
 	"strconv"
 	"sync"
@@ -229,12 +228,12 @@ type EntityHit struct {
 // decompressing any document. An entry that does not re-derive to an event
 // naming name in that role is corruption.
 //
-// The transaction's goroutine reads the entries in order while
-// runtime.GOMAXPROCS goroutines (it among them, once it has read them all)
-// decode the documents and re-derive the events in batches; the answer and
-// the error are those of a lookup that checks the entries one by one in
-// order and stops at the first failure. A panic (a damaged page faults into
-// one) is raised again in the caller's goroutine.
+// The transaction's goroutine reads the entries in order (cheap: a cursor
+// step each), then one goroutine per core decodes the documents and
+// re-derives the events in batches (the costly part); the answer and the
+// error are those of a lookup that checks the entries one by one in order
+// and stops at the first failure. A panic (a damaged page faults into one)
+// is raised again in the caller's goroutine.
 func (a *Archive) Entity(name string) ([]EntityHit, error) {
 	var out []EntityHit
 	err := a.bolt.View(func(tx *bolt.Tx) error {
@@ -254,7 +253,11 @@ func (a *Archive) Entity(name string) ([]EntityHit, error) {
 			out:    make([]EntityHit, len(refs)),
 			failAt: len(refs),
 		}
-		l.run(tx, spans)
+		l.read(tx, spans)
+		a.parallel((l.failAt+entityBatch-1)/entityBatch, l.work)
+		if l.panicked {
+			panic(l.panicVal) // from a worker: raised where the caller recovers
+		}
 		if l.failAt > 0 {
 			out = l.out[:l.failAt]
 		}
@@ -297,69 +300,27 @@ func (d *entityDoc) get() (*Document, error) {
 	return d.doc, d.err
 }
 
-// run reads the entries, re-deriving them with runtime.GOMAXPROCS-1
-// goroutines meanwhile and with them once it has read them all. A panic of
-// any of them is raised again here once all have finished.
-func (l *entityLookup) run(tx *bolt.Tx, spans *index.Spans) {
-	n := len(l.refs)
-	workers := min(runtime.GOMAXPROCS(0), (n+entityBatch-1)/entityBatch)
-	batches := make(chan int, (n+entityBatch-1)/entityBatch) // batch starts
-	var wg sync.WaitGroup
-	for range workers - 1 {
-		wg.Go(func() { l.work(batches) })
-	}
-	l.read(tx, spans, batches)
-	l.work(batches)
-	wg.Wait()
-	if l.panicked {
-		panic(l.panicVal)
-	}
-}
-
-// read reads the entries' span values and document records in order and
-// hands them out in batches, then closes batches. It stops at a failure:
-// entries after one do not matter.
-func (l *entityLookup) read(tx *bolt.Tx, spans *index.Spans, batches chan<- int) {
-	i, sent := 0, 0 // the entry being read, the entries handed out
-	inSpans := false
-	defer func() {
-		if r := recover(); r != nil {
-			if inSpans {
-				i = -1 // a lookup reads all kept spans before any check
-			}
-			l.crash(i, r)
-		}
-		if sent < i {
-			batches <- sent // the last batch read, short or cut by a failure
-		}
-		close(batches)
-	}()
+// read reads the entries' span values and document records in order. It
+// stops at an entry whose document record cannot be read: entries after a
+// failure do not matter. It runs on the transaction's goroutine, so a
+// damaged page faults into the caller's recover.
+func (l *entityLookup) read(tx *bolt.Tx, spans *index.Spans) {
 	var d *entityDoc
 	bySeq := map[uint64]*entityDoc{}
-	for ; i < len(l.refs); i++ {
-		r := l.refs[i]
+	for i, r := range l.refs {
 		if d == nil || d.seq != r.Seq {
 			if d = bySeq[r.Seq]; d == nil {
 				key, raw, err := docRecordBySeq(tx, r.Seq)
 				if err != nil {
 					l.fail(i, err)
-					break
+					return
 				}
 				d = &entityDoc{seq: r.Seq, key: key, raw: raw}
 				bySeq[r.Seq] = d
 			}
 		}
 		l.docs[i] = d
-		inSpans = true
 		l.values[i] = spans.Value(r.Seq, r.Event)
-		inSpans = false
-		if i+1-sent == entityBatch {
-			batches <- sent
-			sent = i + 1
-			if l.failed() < sent {
-				return
-			}
-		}
 	}
 }
 
@@ -387,13 +348,14 @@ func (l *entityLookup) crash(i int, r any) {
 	}
 }
 
-// work re-derives the batches it receives. The spans and records are
-// memory-mapped: a damaged page must fault into a panic (run raises it
-// again where the caller recovers it), not crash the process.
-func (l *entityLookup) work(batches <-chan int) {
+// work re-derives the batches next hands out (batch b is entries
+// b·entityBatch on). The spans and records are memory-mapped: a damaged
+// page must fault into a panic (recorded by derive and raised again by
+// Entity), not crash the process.
+func (l *entityLookup) work(next func() int) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	for start := range batches {
-		if start <= l.failed() { // else only entries before a failure matter
+	for b := next(); b >= 0; b = next() {
+		if start := b * entityBatch; start <= l.failed() { // else only entries before a failure matter
 			l.derive(start, min(start+entityBatch, len(l.refs)))
 		}
 	}
