@@ -372,7 +372,7 @@ func (l *entityLookup) derive(lo, hi int) {
 	}()
 	size := 0
 	for _, v := range l.values[lo:hi] {
-		size += max(len(v)-48, 0)
+		size += max(len(v)-index.SpanHeaderSize, 0)
 	}
 	buf := make([]byte, 0, size)
 	for ; i < hi && l.docs[i] != nil; i++ { // nil: not read, after a failure

@@ -86,7 +86,7 @@ func entityValue(e *engine.Event, src []byte) ([]byte, error) {
 	if e.ByteStart > e.ByteEnd || e.ByteEnd > uint64(len(src)) {
 		return nil, fmt.Errorf("index: event span %d..%d outside the %d-byte source", e.ByteStart, e.ByteEnd, len(src))
 	}
-	v := make([]byte, 0, 48+e.ByteEnd-e.ByteStart)
+	v := make([]byte, 0, SpanHeaderSize+e.ByteEnd-e.ByteStart)
 	v = binary.BigEndian.AppendUint64(v, e.LineStart)
 	v = binary.BigEndian.AppendUint64(v, e.ByteStart)
 	v = append(v, e.SpanHash[:]...)
@@ -101,15 +101,19 @@ type EntitySpan struct {
 	Text      []byte
 }
 
+// SpanHeaderSize is the size of a kept span's fixed part: line (u64 BE),
+// byte_start (u64 BE) and span SHA-256; the span bytes follow.
+const SpanHeaderSize = 48
+
 // DecodeEntitySpan decodes a kept span value (Spans.Value). Text aliases
 // v: it is valid only as long as v is, so a caller keeping it past the
 // transaction copies it. ok is false for a value that does not decode.
 func DecodeEntitySpan(v []byte) (sp EntitySpan, ok bool) {
-	if len(v) < 48 {
+	if len(v) < SpanHeaderSize {
 		return EntitySpan{}, false
 	}
-	sp = EntitySpan{Line: binary.BigEndian.Uint64(v), ByteStart: binary.BigEndian.Uint64(v[8:]), Text: v[48:]}
-	copy(sp.SpanHash[:], v[16:48])
+	sp = EntitySpan{Line: binary.BigEndian.Uint64(v), ByteStart: binary.BigEndian.Uint64(v[8:]), Text: v[SpanHeaderSize:]}
+	copy(sp.SpanHash[:], v[16:SpanHeaderSize])
 	return sp, true
 }
 
