@@ -198,6 +198,27 @@ func ixBuild(t *testing.T, seed uint64, ndocs int) *ixCorpus {
 	return c
 }
 
+// sources returns the source bytes of docs, in the same order.
+func (c *ixCorpus) sources(docs []*db.Document) [][]byte {
+	srcs := make([][]byte, len(docs))
+	for i, d := range docs {
+		srcs[i] = c.src[d.SHA256]
+	}
+	return srcs
+}
+
+// randomQueries returns n random valid queries over srcs (ixTerms), from seed.
+func randomQueries(t testing.TB, srcs [][]byte, seed uint64, n int) []*find.Query {
+	r := rand.New(rand.NewPCG(seed, 1))
+	var out []*find.Query
+	for len(out) < n {
+		if q, err := find.NewQuery(ixTerms(r, srcs)); err == nil {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
 func (c *ixCorpus) docs(t testing.TB) []*db.Document {
 	docs, err := c.a.Docs()
 	require.NoError(t, err)
@@ -319,12 +340,9 @@ func TestIndexedFindEqualsScan(t *testing.T) {
 			c := ixBuild(t, cfg.seed, cfg.ndocs)
 			docs := c.docs(t)
 			require.Greater(t, docs[len(docs)-1].Seq, uint64(2*index.GroupSize), "several 64-document groups")
-			srcs := make([][]byte, len(docs))
-			for i, d := range docs {
-				srcs[i] = c.src[d.SHA256]
-				if i > 0 {
-					require.Less(t, docs[i-1].Seq, d.Seq)
-				}
+			srcs := c.sources(docs)
+			for i := 1; i < len(docs); i++ {
+				require.Less(t, docs[i-1].Seq, docs[i].Seq)
 			}
 			r := rand.New(rand.NewPCG(cfg.seed, 11))
 			candidates, matching := 0, 0
@@ -619,10 +637,7 @@ func TestReindexAndCheck(t *testing.T) {
 	docs := c.docs(t)
 	require.Greater(t, docs[len(docs)-1].Seq, uint64(2*index.GroupSize))
 	r := rand.New(rand.NewPCG(4, 12))
-	srcs := make([][]byte, len(docs))
-	for i, d := range docs {
-		srcs[i] = c.src[d.SHA256]
-	}
+	srcs := c.sources(docs)
 	var termSets []string
 	for len(termSets) < 80 {
 		terms := ixTerms(r, srcs)

@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -43,17 +42,8 @@ func TestLineIndexDamage(t *testing.T) {
 	t.Parallel()
 	c := ixBuild(t, 31, 40)
 	docs := c.docs(t)
-	srcs := make([][]byte, len(docs))
-	for i, d := range docs {
-		srcs[i] = c.src[d.SHA256]
-	}
-	r := rand.New(rand.NewPCG(31, 1))
-	var queries []*find.Query
-	for len(queries) < 40 {
-		if q, err := find.NewQuery(ixTerms(r, srcs)); err == nil {
-			queries = append(queries, q)
-		}
-	}
+	srcs := c.sources(docs)
+	queries := randomQueries(t, srcs, 31, 40)
 	answers := func() []string {
 		var out []string
 		for _, q := range queries {
@@ -242,17 +232,7 @@ func TestReindexResumes(t *testing.T) {
 	t.Parallel()
 	c := ixBuild(t, 35, 90) // more than one batch of reindexBatchDocs
 	docs := c.docs(t)
-	srcs := make([][]byte, len(docs))
-	for i, d := range docs {
-		srcs[i] = c.src[d.SHA256]
-	}
-	r := rand.New(rand.NewPCG(35, 1))
-	var queries []*find.Query
-	for len(queries) < 30 {
-		if q, err := find.NewQuery(ixTerms(r, srcs)); err == nil {
-			queries = append(queries, q)
-		}
-	}
+	queries := randomQueries(t, c.sources(docs), 35, 30)
 	names := append(append([]string{"nobody"}, ixTypedNames...), ixArabicNames...)
 	answers := func(a *db.Archive) (out []string) {
 		for _, q := range queries {

@@ -73,10 +73,7 @@ func TestLimitedFindEqualsExhaustive(t *testing.T) {
 			t.Parallel()
 			c := ixBuild(t, cfg.seed, cfg.ndocs)
 			docs := c.docs(t)
-			srcs := make([][]byte, len(docs))
-			for i, d := range docs {
-				srcs[i] = c.src[d.SHA256]
-			}
+			srcs := c.sources(docs)
 			r := rand.New(rand.NewPCG(cfg.seed, 13))
 			pruned, searched, total := 0, 0, 0
 			for range cfg.sets {
@@ -167,10 +164,7 @@ func TestBoundsSound(t *testing.T) {
 	t.Parallel()
 	c := ixBuild(t, 23, 140)
 	docs := c.docs(t)
-	srcs := make([][]byte, len(docs))
-	for i, d := range docs {
-		srcs[i] = c.src[d.SHA256]
-	}
+	srcs := c.sources(docs)
 	r := rand.New(rand.NewPCG(23, 14))
 	exact := 0
 	for range 300 {
