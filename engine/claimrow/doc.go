@@ -1,0 +1,27 @@
+// Package claimrow is the claim-verification row protocol of
+// ../shared/CLAIMS.md section 2, and nothing else: it knows no archive.
+//
+// # Basics
+//
+// A row is one line of JSON Lines recording how one declared claim compared
+// with a result. ReadRow is the strict saved-row reader of the
+// agentfootprint framework (the seed), ported rule for rule and in its
+// order, so the first failing rule rejects the row and names itself in
+// words. ParseLine reads one line under the JSON rules of CLAIMS 2.1 (no
+// duplicate keys, no lone surrogates, integers only, bounded depth and
+// size) into a Value; Canonical writes a Value as the canonical JSON of
+// CLAIMS 2.3, so that a row's SHA-256 is stable. EncodeIdentityField and
+// DecodePresentIdentityField spell the fields of claim and result
+// identities (`claim-verification/<ns>/<runId>/<ordinal>`) injectively.
+// Row builds the rows Chronicle's checker writes.
+//
+// # Caveats
+//
+// String lengths are counted in UTF-16 code units wherever the seed
+// compares a JavaScript string's length (UTF16Len); byte bounds are UTF-8
+// bytes of the canonical form. The reader validates and detaches a
+// recorded check: it never decides whether the claim is true, never looks
+// at evidence and never repairs a row. The one deliberate difference from
+// the seed's source is VALUE_BYTES: CLAIMS 2.2 fixes it at 4096, where the
+// seed derives 8192 from the scope bound.
+package claimrow

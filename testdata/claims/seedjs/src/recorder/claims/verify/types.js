@@ -1,0 +1,1 @@
+export const STANDING_VALUES = Object.freeze(['fact', 'open', 'ruled-out', 'noise']);
