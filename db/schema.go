@@ -12,7 +12,7 @@ import (
 // SchemaVersion is the layout this package reads and writes. Older archives
 // are upgraded on open by the registered steps below, all in one write
 // transaction; newer ones are refused.
-const SchemaVersion = 7
+const SchemaVersion = 8
 
 // bucketOriginals keeps original V1/V2 receipt files imported beside their
 // stores (schema 2): document SHA-256 ‖ SHA-256 of the receipt bytes →
@@ -25,7 +25,7 @@ var bucketSeqs = []byte("seqs")
 
 // schemaBuckets are the buckets of the current schema (the index package
 // adds its own).
-var schemaBuckets = [][]byte{bucketMeta, bucketDocs, bucketChunks, bucketEvents, bucketNames, bucketReceipts, bucketOriginals, bucketSeqs}
+var schemaBuckets = [][]byte{bucketMeta, bucketDocs, bucketChunks, bucketEvents, bucketNames, bucketReceipts, bucketOriginals, bucketSeqs, bucketClaims}
 
 // Upgrade is one registered schema step from version From to From+1.
 type Upgrade struct {
@@ -56,6 +56,11 @@ var Upgrades = []Upgrade{
 		Apply: func(*Archive, *bolt.Tx) error { return nil }},
 	{From: 6, Summary: "build each document's line index (the lines of every token, chunk digests), so find reads only the lines it lists",
 		Apply: func(a *Archive, tx *bolt.Tx) error { return a.reindexOnce(tx) }},
+	{From: 7, Summary: "add the bucket of kept claim checks (claims check)",
+		Apply: func(_ *Archive, tx *bolt.Tx) error {
+			_, err := tx.CreateBucketIfNotExists(bucketClaims)
+			return err
+		}},
 }
 
 // reindexOnce starts a rebuild of the indexes at most once per upgrade:

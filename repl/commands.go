@@ -10,6 +10,9 @@ type command struct {
 	min     int // positional arguments
 	max     int // -1: unlimited
 	run     func(*ctx) error
+	// verbs lists the subcommands of a command that has them (`claims`),
+	// as "VERB ARGS  summary" lines for help.
+	verbs func() []string
 }
 
 var (
@@ -72,6 +75,10 @@ func init() {
 		{name: "check", args: "", max: 0, run: runCheck,
 			summary: "re-read every document: store rebuild, digests, events, cross references",
 			example: "check"},
+		{name: "claims", args: "check FILE | read ROWS | verify ROWS | list", min: 1, max: 2, run: runClaims,
+			flags:   []flagSpec{{name: "out", value: "ROWS", help: "claims check: also write the rows to ROWS (never overwrites a different file)"}},
+			summary: "check an agent's declared claims against the archive and keep claim-verification rows",
+			example: "claims check testdata/claims/agent-answer.jsonl --out rows.jsonl", verbs: claimsUsage},
 		{name: "help", args: "[COMMAND]", max: 1, run: runHelp,
 			summary: "list commands, or show one command's usage and example",
 			example: "help query"},

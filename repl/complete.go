@@ -22,6 +22,7 @@ const (
 	argPath
 	argEntity
 	argCommand
+	argClaimsVerb
 )
 
 // argKinds lists each command's positional arguments; the last kind
@@ -39,10 +40,11 @@ var argKinds = map[string][]argKind{
 	"export":   {argDoc, argPath},
 	"import":   {argPath},
 	"help":     {argCommand},
+	"claims":   {argClaimsVerb, argPath},
 }
 
 // flagKinds: what a flag's value names.
-var flagKinds = map[string]argKind{"doc": argDoc, "receipt": argPath, "db": argPath}
+var flagKinds = map[string]argKind{"doc": argDoc, "receipt": argPath, "db": argPath, "out": argPath}
 
 // candidate is one completion: the whole word, and whether it is complete
 // (a space follows) rather than a directory to descend into.
@@ -146,6 +148,8 @@ func (c *completer) candidates(words []string, cur string) []candidate {
 	switch kind {
 	case argCommand:
 		return finals(append(Names(), "exit", "quit", ".mode"))
+	case argClaimsVerb:
+		return finals(claimsVerbNames())
 	case argPath:
 		return pathCandidates(cur)
 	case argDoc:

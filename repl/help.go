@@ -14,6 +14,11 @@ func runHelp(x *ctx) error {
 			return usageErrorf("unknown command %q", x.p.args[0])
 		}
 		fmt.Fprintf(w, "usage: %s\n  %s\n", strings.TrimSpace(c.name+" "+c.args), c.summary)
+		if c.verbs != nil {
+			for _, v := range c.verbs() {
+				fmt.Fprintf(w, "  %s\n", v)
+			}
+		}
 		for _, f := range append(c.flags, globalFlags...) {
 			name := "--" + f.name
 			if f.value != "" {

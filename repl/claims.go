@@ -1,0 +1,324 @@
+package repl
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"chronicle/db"
+	"chronicle/db/fileio"
+	"chronicle/engine/claimcheck"
+	"chronicle/engine/claimrow"
+	"chronicle/engine/settle"
+)
+
+// claimsVerbs are the subcommands of `claims`, with their arguments.
+var claimsVerbs = []struct {
+	name, args, summary string
+	nargs               int
+	run                 func(x *ctx, args []string) error
+}{
+	{"check", "FILE [--out ROWS]", "check a claims file against the archive; one row per claim line, kept", 1, runClaimsCheck},
+	{"read", "ROWS", "the strict row reader on any rows file (no archive): `line N: ok` or why not", 1, runClaimsRead},
+	{"verify", "ROWS", "recompute every row from the archive (result, receipt, outcome): VALID or INVALID", 1, runClaimsVerify},
+	{"list", "", "the checks kept in the archive, with their counts per outcome", 0, runClaimsList},
+}
+
+// claimsVerbNames lists the subcommands (completion, help).
+func claimsVerbNames() []string {
+	out := make([]string, len(claimsVerbs))
+	for i, v := range claimsVerbs {
+		out[i] = v.name
+	}
+	return out
+}
+
+// claimsUsage is the help of each subcommand.
+func claimsUsage() []string {
+	var out []string
+	for _, v := range claimsVerbs {
+		out = append(out, fmt.Sprintf("claims %-24s %s", strings.TrimSpace(v.name+" "+v.args), v.summary))
+	}
+	return out
+}
+
+// runClaims dispatches `claims VERB ...`.
+func runClaims(x *ctx) error {
+	verb, args := x.p.args[0], x.p.args[1:]
+	for _, v := range claimsVerbs {
+		if v.name != verb {
+			continue
+		}
+		if len(args) != v.nargs {
+			return usageErrorf("usage: %s", strings.TrimSpace("claims "+v.name+" "+v.args))
+		}
+		if x.p.has("out") && v.name != "check" {
+			return usageErrorf("--out belongs to `claims check`")
+		}
+		return v.run(x, args)
+	}
+	return usageErrorf("unknown claims command %q (check, read, verify or list)", verb)
+}
+
+// readInput reads a whole input file, or stdin for "-", up to limit bytes.
+func (x *ctx) readInput(path string, limit int64) ([]byte, error) {
+	if path != "-" {
+		return fileio.ReadLimited(path, limit)
+	}
+	data, err := io.ReadAll(io.LimitReader(os.Stdin, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("read stdin: %w", err)
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("stdin: %w (more than %d bytes)", fileio.ErrTooLarge, limit)
+	}
+	return data, nil
+}
+
+func runClaimsCheck(x *ctx, args []string) error {
+	data, err := x.readInput(args[0], claimcheck.MaxFileBytes)
+	if err != nil {
+		return err
+	}
+	// Refuse a bad file before the archive is touched (or created).
+	if _, err := claimcheck.ParseFile(data); err != nil {
+		return fmt.Errorf("%s: %w", sanitize(args[0]), err)
+	}
+	a, err := x.openExisting()
+	if err != nil {
+		return err
+	}
+	rep, err := a.CheckClaims(data)
+	if err != nil {
+		return fmt.Errorf("%s: %w", sanitize(args[0]), err)
+	}
+	var rows []byte
+	for _, r := range rep.Check.Rows {
+		rows = append(append(rows, r...), '\n')
+	}
+	if out := x.p.value("out"); out != "" {
+		if err := fileio.WriteOnce(out, rows); err != nil {
+			if errors.Is(err, fileio.ErrReceiptCollision) {
+				return fmt.Errorf("%s already exists with other content; nothing was overwritten", sanitize(out))
+			}
+			return err
+		}
+	}
+	if x.json() {
+		x.out().Write(rows)
+		return nil
+	}
+	x.renderClaimReport(rep)
+	return nil
+}
+
+// renderClaimReport is the readable view of a check: one block per claim.
+func (x *ctx) renderClaimReport(rep *db.ClaimReport) {
+	w := x.out()
+	fmt.Fprintf(w, "%-5s  %-12s  %-17s  %-20s  %s\n", "CLAIM", "OUTCOME", "REASON", "CLAIMED", "ARCHIVE")
+	counts := map[string]int{}
+	for i, row := range rep.Rows {
+		c := rep.File.Claims[i]
+		counts[row.Outcome]++
+		archive := "-"
+		if row.Resolved != nil {
+			archive = string(claimrow.Canonical(row.Resolved.Value))
+		}
+		fmt.Fprintf(w, "%-5d  %-12s  %-17s  %-20s  %s\n", c.Ordinal, row.Outcome, row.Reason,
+			sanitize(clipText(string(claimrow.Canonical(c.DeclaredValue)), 20)), sanitize(archive))
+		res := rep.Results[c.DeclaredResult]
+		if res == nil || res.Doc == nil {
+			continue
+		}
+		switch row.Reason {
+		case claimrow.NoConflict, claimrow.NumericLeniency, claimrow.Conflict, claimrow.UnresolvedResult, claimrow.EvidenceConflict:
+			fmt.Fprintf(w, "       %s on %s\n", row.DeclaredRule, sanitize(res.Doc.Label()))
+			x.renderResultEvidence(res)
+			if row.Resolved != nil {
+				fmt.Fprintf(w, "       receipt %s (`receipts %s --verify` re-checks it)\n", res.Receipt.ID().Short(), sanitize(res.Doc.Label()))
+			}
+		}
+	}
+	id := sanitize(rep.File.Namespace) + "/" + sanitize(rep.File.RunID)
+	fmt.Fprintf(w, "%d claims: %d supported, %d contradicted, %d unverified\n", len(rep.Rows),
+		counts[claimrow.Supported], counts[claimrow.Contradicted], counts[claimrow.Unverified])
+	if rep.Reused {
+		fmt.Fprintf(w, "check %s was kept before from the same file; its rows are unchanged\n", id)
+	} else {
+		fmt.Fprintf(w, "check %s kept (`claims list`; `claims verify ROWS` recomputes the rows)\n", id)
+	}
+}
+
+// renderResultEvidence prints the evidence a result decided on as
+// `name:line  text`.
+func (x *ctx) renderResultEvidence(res *db.ClaimResult) {
+	label := sanitize(res.Doc.Label())
+	switch {
+	case res.Settlement != nil || res.Claim != nil:
+		var evidence []settle.Evidence
+		if res.Settlement != nil {
+			evidence = res.Settlement.Evidence
+		} else {
+			evidence = res.Claim.Evidence
+		}
+		if len(evidence) == 0 {
+			fmt.Fprintln(x.out(), "       (no evidence)")
+		}
+		for _, e := range evidence {
+			mark := " "
+			if e.Counted {
+				mark = "+"
+			}
+			fmt.Fprintf(x.out(), "     %s %s:%d  %s\n", mark, label, e.Event.LineStart, sanitize(e.Text))
+		}
+	case res.Find != nil:
+		for _, m := range res.Find.Matches {
+			fmt.Fprintf(x.out(), "       %s:%d  %s\n", label, m.Line, sanitize(m.Text))
+		}
+		if len(res.Find.Matches) < res.Find.TotalMatchingLines {
+			fmt.Fprintf(x.out(), "       (best %d of %d lines shown)\n", len(res.Find.Matches), res.Find.TotalMatchingLines)
+		}
+	}
+}
+
+// formatTime renders Unix seconds as RFC 3339 UTC, as docs does.
+func formatTime(unix uint64) string { return time.Unix(int64(unix), 0).UTC().Format("2006-01-02T15:04:05Z") }
+
+// clipText shortens s to at most n characters for a table cell.
+func clipText(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// readRows reads a rows file (or stdin) as JSON Lines.
+func (x *ctx) readRows(path string) ([][]byte, error) {
+	data, err := x.readInput(path, claimcheck.MaxFileBytes)
+	if err != nil {
+		return nil, err
+	}
+	return claimcheck.Lines(data), nil
+}
+
+func runClaimsRead(x *ctx, args []string) error {
+	lines, err := x.readRows(args[0])
+	if err != nil {
+		return err
+	}
+	bad := 0
+	for i, line := range lines {
+		_, err := claimrow.ReadRow(line)
+		if err != nil {
+			bad++
+		}
+		if x.p.has("json") || x.env.JSON {
+			j := map[string]any{"line": i + 1, "ok": err == nil}
+			if err != nil {
+				j["problem"] = err.Error()
+			}
+			printJSONLine(x.out(), j)
+			continue
+		}
+		if err != nil {
+			fmt.Fprintf(x.out(), "line %d: invalid: %s\n", i+1, sanitize(err.Error()))
+		} else {
+			fmt.Fprintf(x.out(), "line %d: ok\n", i+1)
+		}
+	}
+	if bad > 0 {
+		return exitStatus(ExitFailure)
+	}
+	return nil
+}
+
+func runClaimsVerify(x *ctx, args []string) error {
+	lines, err := x.readRows(args[0])
+	if err != nil {
+		return err
+	}
+	if len(lines) == 0 {
+		return fmt.Errorf("%s holds no rows", sanitize(args[0]))
+	}
+	a, err := x.open(false)
+	if err != nil {
+		return err
+	}
+	verdicts, err := a.VerifyRows(lines)
+	if err != nil {
+		return err
+	}
+	bad := 0
+	asJSON := x.p.has("json") || x.env.JSON
+	for _, v := range verdicts {
+		if v.Problem != "" {
+			bad++
+		}
+		switch {
+		case asJSON:
+			j := map[string]any{"line": v.Line, "claimId": v.ClaimID, "verdict": "VALID"}
+			if v.Problem != "" {
+				j["verdict"], j["problem"] = "INVALID", v.Problem
+			}
+			printJSONLine(x.out(), j)
+		case v.Problem != "" && v.ClaimID != "":
+			fmt.Fprintf(x.out(), "INVALID  line %d  %s: %s\n", v.Line, sanitize(v.ClaimID), sanitize(v.Problem))
+		case v.Problem != "":
+			fmt.Fprintf(x.out(), "INVALID  line %d: %s\n", v.Line, sanitize(v.Problem))
+		}
+	}
+	switch {
+	case asJSON:
+		verdict := "VALID"
+		if bad > 0 {
+			verdict = "INVALID"
+		}
+		printJSONLine(x.out(), map[string]any{"verdict": verdict, "rows": len(verdicts), "invalid": bad})
+	case bad > 0:
+		fmt.Fprintf(x.out(), "INVALID (%d of %d rows)\n", bad, len(verdicts))
+	default:
+		fmt.Fprintln(x.out(), "VALID")
+	}
+	if bad > 0 {
+		return exitStatus(ExitFailure)
+	}
+	return nil
+}
+
+func runClaimsList(x *ctx, _ []string) error {
+	a, err := x.open(false)
+	if err != nil {
+		return err
+	}
+	checks, err := a.ClaimChecks()
+	if err != nil {
+		return err
+	}
+	asJSON := x.p.has("json") || x.env.JSON
+	if !asJSON {
+		if len(checks) == 0 {
+			fmt.Fprintln(x.out(), "no claim checks kept (`claims check FILE` makes one)")
+			return nil
+		}
+		fmt.Fprintf(x.out(), "%-20s  %-16s  %6s  %9s  %12s  %10s  %-12s  %s\n",
+			"NAMESPACE", "RUNID", "CLAIMS", "SUPPORTED", "CONTRADICTED", "UNVERIFIED", "FILE", "CHECKED")
+	}
+	for _, c := range checks {
+		n := c.Counts()
+		checked := formatTime(c.CheckedAt)
+		if asJSON {
+			printJSONLine(x.out(), map[string]any{"namespace": c.Namespace, "runId": c.RunID, "claims": len(c.Rows),
+				"supported": n[claimrow.Supported], "contradicted": n[claimrow.Contradicted], "unverified": n[claimrow.Unverified],
+				"file_sha256": c.FileSHA256.String(), "checked": checked})
+			continue
+		}
+		fmt.Fprintf(x.out(), "%-20s  %-16s  %6d  %9d  %12d  %10d  %-12s  %s\n", sanitize(clipText(c.Namespace, 20)),
+			sanitize(clipText(c.RunID, 16)), len(c.Rows), n[claimrow.Supported], n[claimrow.Contradicted], n[claimrow.Unverified],
+			c.FileSHA256.Short(), checked)
+	}
+	return nil
+}
