@@ -185,7 +185,9 @@ func (x *ctx) renderResultEvidence(res *db.ClaimResult) {
 }
 
 // formatTime renders Unix seconds as RFC 3339 UTC, as docs does.
-func formatTime(unix uint64) string { return time.Unix(int64(unix), 0).UTC().Format("2006-01-02T15:04:05Z") }
+func formatTime(unix uint64) string {
+	return time.Unix(int64(unix), 0).UTC().Format("2006-01-02T15:04:05Z")
+}
 
 // clipText shortens s to at most n characters for a table cell.
 func clipText(s string, n int) string {
