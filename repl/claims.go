@@ -10,6 +10,7 @@ import (
 
 	"chronicle/db"
 	"chronicle/db/fileio"
+	"chronicle/engine"
 	"chronicle/engine/claimcheck"
 	"chronicle/engine/claimrow"
 	"chronicle/engine/settle"
@@ -120,6 +121,7 @@ func (x *ctx) renderClaimReport(rep *db.ClaimReport) {
 	w := x.out()
 	fmt.Fprintf(w, "%-5s  %-12s  %-17s  %-20s  %s\n", "CLAIM", "OUTCOME", "REASON", "CLAIMED", "ARCHIVE")
 	counts := map[string]int{}
+	shown := map[int64]int64{} // result ordinal → the claim that showed its evidence
 	for i, row := range rep.Rows {
 		c := rep.File.Claims[i]
 		counts[row.Outcome]++
@@ -128,17 +130,29 @@ func (x *ctx) renderClaimReport(rep *db.ClaimReport) {
 			archive = string(claimrow.Canonical(row.Resolved.Value))
 		}
 		fmt.Fprintf(w, "%-5d  %-12s  %-17s  %-20s  %s\n", c.Ordinal, row.Outcome, row.Reason,
-			sanitize(clipText(string(claimrow.Canonical(c.DeclaredValue)), 20)), sanitize(archive))
+			sanitize(clipText(string(claimrow.Canonical(c.DeclaredValue)), 20)), sanitize(clipText(archive, 30)))
 		res := rep.Results[c.DeclaredResult]
 		if res == nil || res.Doc == nil {
 			continue
 		}
 		switch row.Reason {
 		case claimrow.NoConflict, claimrow.NumericLeniency, claimrow.Conflict, claimrow.UnresolvedResult, claimrow.EvidenceConflict:
-			fmt.Fprintf(w, "       %s on %s\n", row.DeclaredRule, sanitize(res.Doc.Label()))
-			x.renderResultEvidence(res)
+		default:
+			continue
+		}
+		fmt.Fprintf(w, "       %s of result %d (%s) on %s\n", row.DeclaredRule, c.DeclaredResult,
+			sanitize(clipText(res.Line.Question, 40)), sanitize(res.Doc.Label()))
+		// A contradiction always shows its evidence: it is what the user
+		// came to trace.
+		if first, ok := shown[c.DeclaredResult]; ok && row.Outcome != claimrow.Contradicted {
+			fmt.Fprintf(w, "       evidence as for claim %d\n", first)
+		} else {
+			if !ok {
+				shown[c.DeclaredResult] = c.Ordinal
+			}
+			x.renderResultEvidence(res, c.DeclaredRule)
 			if row.Resolved != nil {
-				fmt.Fprintf(w, "       receipt %s (`receipts %s --verify` re-checks it)\n", res.Receipt.ID().Short(), sanitize(res.Doc.Label()))
+				fmt.Fprintf(w, "       receipt %s kept (`receipts %s --verify` re-checks it)\n", res.Receipt.ID().Short(), sanitize(res.Doc.Label()))
 			}
 		}
 	}
@@ -153,8 +167,9 @@ func (x *ctx) renderClaimReport(rep *db.ClaimReport) {
 }
 
 // renderResultEvidence prints the evidence a result decided on as
-// `name:line  text`.
-func (x *ctx) renderResultEvidence(res *db.ClaimResult) {
+// `name:line  text` (`+` marks a counted payment): for the debt and its
+// currency the debt records only, else every evidence span or listed line.
+func (x *ctx) renderResultEvidence(res *db.ClaimResult, rule string) {
 	label := sanitize(res.Doc.Label())
 	switch {
 	case res.Settlement != nil || res.Claim != nil:
@@ -168,6 +183,9 @@ func (x *ctx) renderResultEvidence(res *db.ClaimResult) {
 			fmt.Fprintln(x.out(), "       (no evidence)")
 		}
 		for _, e := range evidence {
+			if (rule == claimcheck.RuleDebt || rule == claimcheck.RuleCurrency) && e.Event.Predicate != engine.PredBorrowedFrom {
+				continue
+			}
 			mark := " "
 			if e.Counted {
 				mark = "+"
