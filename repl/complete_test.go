@@ -73,6 +73,11 @@ func TestComplete(t *testing.T) {
 		{"claim samples/alice-bob-en.txt Alice owns B", []string{"ob "}, 1},
 		{"query --db " + env.DBPath + " samples/al", []string{"ice-bob-en.txt "}, 10},
 		{"show samples/al\\", nil, 0},
+		{"claims ", []string{"check ", "read ", "verify ", "list "}, 0},
+		{"claims v", []string{"erify "}, 1},
+		{"claims check sam", []string{"ples/"}, 3},
+		{"claims check --out sam", []string{"ples/"}, 3},
+		{"claims --o", []string{"ut "}, 3},
 	} {
 		got, n := complete(c, tc.line)
 		require.ElementsMatch(t, tc.want, got, "%q", tc.line)

@@ -81,7 +81,7 @@ func (tm *term) keys(keys ...string) {
 // typ types text literally.
 func (tm *term) typ(text string) {
 	tm.t.Helper()
-	out, err := tm.tmux("send-keys", "-t", "main", "-l", text)
+	out, err := tm.tmux("send-keys", "-t", "main", "-l", "--", text)
 	require.NoError(tm.t, err, out)
 }
 
@@ -277,6 +277,42 @@ func TestTerminalPager(t *testing.T) {
 		return strings.Contains(s, "| exit codes: 0 success") && lastLine(s)+" " == prompt2
 	})
 	require.Contains(t, s, "|   Ctrl-C clears the line or interrupts a running command; Tab completes.")
+	tm.keys("C-d")
+	tm.waitExit()
+}
+
+// TestTerminalClaims: the claims commands in the REPL, completed with Tab:
+// the readable table with the contradicted claim's evidence lines, then
+// the rows verified.
+func TestTerminalClaims(t *testing.T) {
+	t.Parallel()
+	w := newWorkspace(t)
+	out, code := w.run("ingest samples\n")
+	require.Equal(t, 0, code, out)
+	answer, err := os.ReadFile("../testdata/claims/agent-answer.jsonl")
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(w.dir, "answer.jsonl"),
+		[]byte(strings.ReplaceAll(string(answer), "testdata/samples/", "samples/")), 0o644))
+	tm := newTerm(t, w)
+	tm.start(200, 60)
+	tm.waitPrompt(prompt2, "")
+	tm.typ("claims ch")
+	tm.keys("Tab")
+	tm.waitPrompt(prompt2, "claims check ")
+	tm.typ("ans")
+	tm.keys("Tab")
+	tm.waitPrompt(prompt2, "claims check answer.jsonl ")
+	tm.typ("--out rows.jsonl")
+	tm.keys("Enter")
+	s := tm.waitFor("the claims table", func(s string) bool {
+		return strings.Contains(s, "8 claims: 4 supported, 1 contradicted, 3 unverified") && lastLine(s)+" " == prompt2
+	})
+	require.Contains(t, s, `2      contradicted  conflict           "100/1"               "40/1"`)
+	require.Contains(t, s, "     + samples/alice-bob-en.txt:5  @chronicle")
+	require.Contains(t, s, "     + samples/ahmed-khalid-ar.txt:6  أكد سعود استلام مبلغ 40 ريال سعودي من أحمد في اليوم الثاني.")
+	tm.typ("claims verify rows.jsonl")
+	tm.keys("Enter")
+	tm.waitFor("VALID", func(s string) bool { return lastLine(s)+" " == prompt2 && strings.Contains(s, "\nVALID\n") })
 	tm.keys("C-d")
 	tm.waitExit()
 }
