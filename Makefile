@@ -24,6 +24,10 @@ run: build
 	echo '$$ chronicle query testdata/samples/ahmed-khalid-ar.txt "هل سدد أحمد دين خالد؟" --text'; \
 	$$ch query testdata/samples/ahmed-khalid-ar.txt "هل سدد أحمد دين خالد؟" --text; echo; \
 	echo '$$ chronicle find Saud --text'; $$ch find Saud --text; echo; \
+	echo '$$ chronicle claims check testdata/claims/agent-answer.jsonl --text --out $$ROWS'; \
+	rows=$$(mktemp -d)/agent-rows.jsonl; \
+	$$ch claims check testdata/claims/agent-answer.jsonl --text --out $$rows; echo; \
+	echo '$$ chronicle claims verify $$ROWS'; $$ch claims verify $$rows; echo; \
 	echo '$$ chronicle receipts --verify'; $$ch receipts --verify; echo; \
 	echo "Next: ./bin/chronicle   (the REPL on ./chronicle.db: help, Tab, exit; the drop-in original is ./bin/casper-chronicle)"
 

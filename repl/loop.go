@@ -195,6 +195,9 @@ func (s *session) prompt(st archiveState) string {
 	return fmt.Sprintf("%s (%s)%s> ", sanitize(filepath.Base(st.path)), what, mode)
 }
 
+// sampleClaims is the sample agent answer of the repository (make run).
+const sampleClaims = "testdata/claims/agent-answer.jsonl"
+
 func plural(n int, word string) string {
 	if n == 1 {
 		return "1 " + word
@@ -250,6 +253,9 @@ func (s *session) guide(w io.Writer, st archiveState) {
 			{"query " + doc + " " + question, "a debt question: status, amounts, evidence"},
 			{"find " + term, "search every document"},
 			{"receipts --verify", "re-check every receipt"},
+		}
+		if _, err := os.Stat(sampleClaims); err == nil {
+			examples = append(examples, [2]string{"claims check " + sampleClaims, "check an agent's declared claims against the archive"})
 		}
 	}
 	fmt.Fprintln(w, "Try:")
