@@ -98,5 +98,33 @@ func (a *Archive) Check() ([]Problem, error) {
 		problems = append(problems, Problem{Detail: err.Error()})
 	}
 	problems = append(problems, a.checkIndex(docs)...)
+	problems = append(problems, a.checkClaimChecks()...)
 	return problems, nil
+}
+
+// checkClaimChecks reads every kept claim check (its digest bound to its
+// key) and replays it: the kept rows must come out of the kept file and
+// resolutions again, byte for byte.
+func (a *Archive) checkClaimChecks() []Problem {
+	var problems []Problem
+	var keys [][]byte
+	var values [][]byte
+	if err := a.bolt.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketClaims).ForEach(func(k, v []byte) error {
+			keys, values = append(keys, bytes.Clone(k)), append(values, bytes.Clone(v))
+			return nil
+		})
+	}); err != nil {
+		return []Problem{{Detail: err.Error()}}
+	}
+	for i, k := range keys {
+		c, err := decodeCheck(k, values[i])
+		if err == nil {
+			_, err = a.ReplayCheck(c)
+		}
+		if err != nil {
+			problems = append(problems, Problem{Detail: err.Error()})
+		}
+	}
+	return problems
 }

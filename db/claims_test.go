@@ -484,3 +484,59 @@ func TestClaimsKeptCheckDamage(t *testing.T) {
 		require.NoError(t, a.Close())
 	}
 }
+
+// check reads and replays every kept claim check.
+func TestClaimsCheckedByCheck(t *testing.T) {
+	a, path := sampleArchive(t)
+	_, err := a.CheckClaims(readFile(t, filepath.Join(claimsDir, "agent-answer.jsonl")))
+	require.NoError(t, err)
+	require.Empty(t, problemsOf(t, a))
+	require.NoError(t, a.Close())
+	key := []byte("support-agent/2026-12-01-alice")
+	editBolt(t, path, func(tx *bolt.Tx) error {
+		b := tx.Bucket([]byte("claimchecks"))
+		v := append([]byte{}, b.Get(key)...)
+		v[len(v)-3] ^= 0x20
+		return b.Put(key, v)
+	})
+	a = openArchive(t, path)
+	problems := problemsOf(t, a)
+	require.Len(t, problems, 1)
+	require.Contains(t, problems[0].String(), `claim check "support-agent/2026-12-01-alice"`)
+	require.Contains(t, problems[0].String(), "record digest mismatch")
+}
+
+// A kept check re-sealed with a valid digest but rows that its file and
+// resolutions do not give is caught by the replay: reuse, verify and check
+// all refuse it.
+func TestClaimsKeptRowsMustReplay(t *testing.T) {
+	a, path := sampleArchive(t)
+	data := readFile(t, filepath.Join(claimsDir, "agent-answer.jsonl"))
+	rep, err := a.CheckClaims(data)
+	require.NoError(t, err)
+	require.NoError(t, a.Close())
+	key := []byte("support-agent/2026-12-01-alice")
+	editBolt(t, path, func(tx *bolt.Tx) error {
+		b := tx.Bucket([]byte("claimchecks"))
+		body := b.Get(key)[sha256.Size:]
+		var rec map[string]any
+		require.NoError(t, json.Unmarshal(body, &rec))
+		rows := rec["rows"].(string)
+		forged := strings.Replace(rows, `"outcome":"contradicted"`, `"outcome":"supported"`, 1)
+		require.NotEqual(t, rows, forged)
+		rec["rows"] = forged
+		newBody, err := json.Marshal(rec)
+		require.NoError(t, err)
+		sum := sha256.Sum256(append(append([]byte{}, key...), newBody...))
+		return b.Put(key, append(sum[:], newBody...))
+	})
+	a = openArchive(t, path)
+	_, err = a.CheckClaims(data)
+	require.ErrorIs(t, err, db.ErrCorrupt)
+	require.Contains(t, err.Error(), "row 2 (claim line 7) no longer replays to the kept bytes")
+	_, err = a.VerifyRows(rep.Check.Rows)
+	require.ErrorIs(t, err, db.ErrCorrupt)
+	problems := problemsOf(t, a)
+	require.Len(t, problems, 1)
+	require.Contains(t, problems[0].String(), "no longer replays")
+}
