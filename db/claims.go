@@ -9,6 +9,7 @@ import (
 	"sort"
 	"time"
 
+	"chronicle/engine"
 	"chronicle/engine/claimcheck"
 	"chronicle/engine/claimrow"
 	"chronicle/engine/find"
@@ -275,6 +276,7 @@ func (a *Archive) ReplayCheck(kept *ClaimCheck) (*ClaimReport, error) {
 func (a *Archive) decide(check *ClaimCheck, f *claimcheck.File) (*ClaimReport, error) {
 	rep := &ClaimReport{Check: check, File: f, Results: map[int64]*ClaimResult{}}
 	answers := map[int64]*claimcheck.Answer{}
+	stores := &storeCache{a: a, whole: map[Digest]*engine.Store{}, evidence: map[Digest]*engine.Store{}}
 	for _, line := range f.Results {
 		res := &ClaimResult{Line: line}
 		rep.Results[line.Ordinal] = res
@@ -286,7 +288,7 @@ func (a *Archive) decide(check *ClaimCheck, f *claimcheck.File) (*ClaimReport, e
 			}
 			continue
 		}
-		if err := a.answer(res, doc); err != nil {
+		if err := a.answer(res, doc, stores); err != nil {
 			return nil, fmt.Errorf("line %d: %w", line.Line, err)
 		}
 		answers[line.Ordinal] = res.Answer
@@ -307,9 +309,32 @@ func (a *Archive) decide(check *ClaimCheck, f *claimcheck.File) (*ClaimReport, e
 	return rep, nil
 }
 
+// storeCache loads each document once per check, however many result
+// lines ask about it: whole for find, its evidence spans for questions.
+type storeCache struct {
+	a               *Archive
+	whole, evidence map[Digest]*engine.Store
+}
+
+func (c *storeCache) load(d *Document, whole bool) (*engine.Store, error) {
+	m, load := c.evidence, c.a.LoadEvidence
+	if whole {
+		m, load = c.whole, c.a.Load
+	}
+	if s, ok := m[d.SHA256]; ok {
+		return s, nil
+	}
+	s, err := load(d)
+	if err != nil {
+		return nil, err
+	}
+	m[d.SHA256] = s
+	return s, nil
+}
+
 // answer evaluates one result line on its document, exactly as query and
 // find --doc do, and issues its archive receipt (kept by the caller).
-func (a *Archive) answer(res *ClaimResult, doc Digest) error {
+func (a *Archive) answer(res *ClaimResult, doc Digest, stores *storeCache) error {
 	d, err := a.Document(doc)
 	if err != nil {
 		return err
@@ -318,7 +343,7 @@ func (a *Archive) answer(res *ClaimResult, doc Digest) error {
 	var result []byte
 	kind := KindQuery
 	if res.Line.Kind == claimcheck.FindResult {
-		s, err := a.Load(d)
+		s, err := stores.load(d, true)
 		if err != nil {
 			return err
 		}
@@ -328,7 +353,7 @@ func (a *Archive) answer(res *ClaimResult, doc Digest) error {
 		result, kind = res.Find.JSON(), KindFind
 		res.Answer = claimcheck.FindAnswer(res.Find)
 	} else {
-		s, err := a.LoadEvidence(d)
+		s, err := stores.load(d, false)
 		if err != nil {
 			return err
 		}

@@ -1,6 +1,7 @@
 package claimcheck
 
 import (
+	"fmt"
 	"math/big"
 	"regexp"
 	"strconv"
@@ -137,11 +138,18 @@ func Decide(f *File, c *ClaimLine, answers map[int64]*Answer) (*claimrow.Row, er
 		row.Reason = claimrow.MissingResult
 	case c.Standing != "fact":
 		row.Reason = claimrow.NotAsserted
+	case answer.Kind != result.Kind:
+		// The caller's error: without it a settlement answer on a find or
+		// literal line dereferenced its nil Debt.
+		return nil, fmt.Errorf("claimcheck: result %d is %s, its answer %s", c.DeclaredResult, describeKind(result.Kind), describeKind(answer.Kind))
 	case r.fits == SettlementResult && (answer.Status == string(settle.Unknown) || answer.Debt == nil):
 		row.Reason = claimrow.UnresolvedResult
 	case r.conflictBlind && answer.Status == string(settle.Conflict):
 		row.Reason = claimrow.EvidenceConflict
 	default:
+		if err := validRationals(c.DeclaredRule, answer); err != nil {
+			return nil, fmt.Errorf("claimcheck: result %d: %w", c.DeclaredResult, err)
+		}
 		value, ok := r.value(answer)
 		if !ok {
 			row.Reason = claimrow.UnresolvedResult
@@ -158,6 +166,31 @@ func Decide(f *File, c *ClaimLine, answers map[int64]*Answer) (*claimrow.Row, er
 		return nil, err
 	}
 	return row, nil
+}
+
+// describeKind names a result kind for an error ("a find").
+func describeKind(k ResultKind) string {
+	if k < SettlementResult || k > FindResult {
+		return fmt.Sprintf("of kind %d", k)
+	}
+	return "a " + k.String()
+}
+
+// validRationals refuses the zero-value Rational (0/0) that reduced would
+// panic on, in the amount the rule reads.
+func validRationals(rule string, a *Answer) error {
+	x, name := a.Settled, "settled"
+	switch rule {
+	case RuleDebt:
+		x, name = a.Debt.Amount, "debt"
+	case RuleSettled:
+	default:
+		return nil
+	}
+	if x.Den == 0 {
+		return fmt.Errorf("%s %d/%d is not a rational (zero denominator)", name, x.Num, x.Den)
+	}
+	return nil
 }
 
 // compare is rules 8 to 10.

@@ -93,16 +93,21 @@ type File struct {
 	Results   []*ResultLine // in file order
 	Claims    []*ClaimLine  // in file order: one row each
 	SHA256    [32]byte      // of the file's bytes
+
+	results map[int64]*ResultLine // by ordinal
+	claims  map[int64]*ClaimLine  // by ordinal
 }
 
 // Result returns the result line with the ordinal, or nil.
 func (f *File) Result(ordinal int64) *ResultLine {
-	for _, r := range f.Results {
-		if r.Ordinal == ordinal {
-			return r
+	if f.results == nil { // a File built by hand, not by ParseFile
+		for _, r := range f.Results {
+			if r.Ordinal == ordinal {
+				return r
+			}
 		}
 	}
-	return nil
+	return f.results[ordinal]
 }
 
 // Lines splits data into JSON Lines: LF ends a line, a final LF does not
@@ -125,7 +130,7 @@ func ParseFile(data []byte) (*File, error) {
 	if len(lines) == 0 {
 		return nil, &FileError{Line: 1, Reason: `the file is empty; line 1 is the header {"chronicle-claims":1,"namespace":…,"runId":…}`}
 	}
-	f := &File{SHA256: sha256.Sum256(data)}
+	f := &File{SHA256: sha256.Sum256(data), results: map[int64]*ResultLine{}, claims: map[int64]*ClaimLine{}}
 	for i, raw := range lines {
 		n := i + 1
 		if bytes.HasSuffix(raw, []byte("\r")) {
@@ -166,6 +171,14 @@ func ParseFile(data []byte) (*File, error) {
 
 func fieldError(field, format string, args ...any) error {
 	return &FileError{Field: field, Reason: fmt.Sprintf(format, args...)}
+}
+
+// nested puts the refusal err (a *FileError about a key of field's object)
+// under field: "declaredOn: toolCallId: missing". (Formatting err itself
+// would print the "line 0" of a FileError whose line is not set yet.)
+func nested(field string, err error) error {
+	fe := err.(*FileError)
+	return fieldError(field, "%s: %s", fe.Field, fe.Reason)
 }
 
 // known refuses keys outside allowed.
@@ -292,16 +305,18 @@ func (f *File) resultLine(v claimrow.Value, line int) error {
 		}
 	}
 	f.Results = append(f.Results, r)
+	f.results[r.Ordinal] = r
 	return nil
 }
 
-// question reads a query question or find terms: 1..MaxQuestion bytes of
-// text.
+// question reads a query question (0..MaxQuestion bytes of text: query
+// accepts an empty question, which selects no debt) or find terms
+// (1..MaxQuestion bytes).
 func question(v claimrow.Value, field string) (string, error) {
 	switch {
 	case v.Kind != claimrow.String:
 		return "", fieldError(field, "%s, want a string", v.Kind)
-	case v.Str == "":
+	case v.Str == "" && field == "find":
 		return "", fieldError(field, "empty")
 	case len(v.Str) > MaxQuestion:
 		return "", fieldError(field, "%d bytes, at most %d", len(v.Str), MaxQuestion)
@@ -316,10 +331,8 @@ func (f *File) claimLine(v claimrow.Value, line int) error {
 		return err
 	}
 	seen := func(n int64) int {
-		for _, c := range f.Claims {
-			if c.Ordinal == n {
-				return c.Line
-			}
+		if c := f.claims[n]; c != nil {
+			return c.Line
 		}
 		return 0
 	}
@@ -349,10 +362,10 @@ func (f *File) claimLine(v claimrow.Value, line int) error {
 		return fieldError("declaredOn", `%s, want "answer" or {"toolCallId": …}`, claimrow.Canonical(on))
 	default:
 		if err := known(on, "declaredOn", "toolCallId"); err != nil {
-			return fieldError("declaredOn", "%v", err)
+			return nested("declaredOn", err)
 		}
 		if _, err := text(on, "toolCallId"); err != nil {
-			return fieldError("declaredOn", "%v", err)
+			return nested("declaredOn", err)
 		}
 	}
 	if c.DeclaredResult, err = integer(v, "declaredResult", 1, false); err != nil {
@@ -371,5 +384,6 @@ func (f *File) claimLine(v claimrow.Value, line int) error {
 		return fieldError("declaredValue", "%d bytes as canonical JSON, at most %d", n, claimrow.ValueBytes)
 	}
 	f.Claims = append(f.Claims, c)
+	f.claims[c.Ordinal] = c
 	return nil
 }
