@@ -452,14 +452,22 @@ func TestClaimsVerifyRows(t *testing.T) {
 	require.Empty(t, verdicts[1].Problem, "an unverified row rests on no receipt")
 }
 
-// A damaged kept check is reported, never replayed or replaced.
-func TestClaimsKeptCheckDamage(t *testing.T) {
+// keptAgentCheck checks the sample agent answer in a sample archive and
+// closes it: the archive path, the claims file, the report and the key of
+// the kept check.
+func keptAgentCheck(t *testing.T) (string, []byte, *db.ClaimReport, []byte) {
+	t.Helper()
 	a, path := sampleArchive(t)
 	data := readFile(t, filepath.Join(claimsDir, "agent-answer.jsonl"))
 	rep, err := a.CheckClaims(data)
 	require.NoError(t, err)
 	require.NoError(t, a.Close())
-	key := []byte("support-agent/2026-12-01-alice")
+	return path, data, rep, []byte("support-agent/2026-12-01-alice")
+}
+
+// A damaged kept check is reported, never replayed or replaced.
+func TestClaimsKeptCheckDamage(t *testing.T) {
+	path, data, rep, key := keptAgentCheck(t)
 	var original []byte
 	editBolt(t, path, func(tx *bolt.Tx) error {
 		original = append([]byte{}, tx.Bucket([]byte("claimchecks")).Get(key)...)
@@ -510,12 +518,7 @@ func TestClaimsCheckedByCheck(t *testing.T) {
 // resolutions do not give is caught by the replay: reuse, verify and check
 // all refuse it.
 func TestClaimsKeptRowsMustReplay(t *testing.T) {
-	a, path := sampleArchive(t)
-	data := readFile(t, filepath.Join(claimsDir, "agent-answer.jsonl"))
-	rep, err := a.CheckClaims(data)
-	require.NoError(t, err)
-	require.NoError(t, a.Close())
-	key := []byte("support-agent/2026-12-01-alice")
+	path, data, rep, key := keptAgentCheck(t)
 	editBolt(t, path, func(tx *bolt.Tx) error {
 		b := tx.Bucket([]byte("claimchecks"))
 		body := b.Get(key)[sha256.Size:]
@@ -530,8 +533,8 @@ func TestClaimsKeptRowsMustReplay(t *testing.T) {
 		sum := sha256.Sum256(append(append([]byte{}, key...), newBody...))
 		return b.Put(key, append(sum[:], newBody...))
 	})
-	a = openArchive(t, path)
-	_, err = a.CheckClaims(data)
+	a := openArchive(t, path)
+	_, err := a.CheckClaims(data)
 	require.ErrorIs(t, err, db.ErrCorrupt)
 	require.Contains(t, err.Error(), "row 2 (claim line 7) no longer replays to the kept bytes")
 	_, err = a.VerifyRows(rep.Check.Rows)

@@ -30,13 +30,12 @@ const exampleFile = `{"chronicle-claims":1,"namespace":"NS","runId":"RUN"}
 // lines joins JSON lines into a file, each line ended by LF.
 func lines(ls ...string) []byte { return []byte(strings.Join(ls, "\n") + "\n") }
 
-// claimWith is a valid claim line (ordinal 1, on result 1) with the member
-// key replaced by raw JSON, or removed when raw is "".
-func claimWith(key, raw string) string {
-	members := []struct{ k, v string }{
-		{"claim", "1"}, {"standing", `"fact"`}, {"iteration", "0"}, {"declaredOn", `"answer"`},
-		{"declaredResult", "1"}, {"declaredRule", `"chronicle.settlement.status"`}, {"declaredValue", `"SUPPORTED"`},
-	}
+// member is one key of a line and its raw JSON value.
+type member struct{ k, v string }
+
+// withMember renders members as a JSON object line with the member key
+// replaced by raw JSON, removed when raw is "", or added when absent.
+func withMember(members []member, key, raw string) string {
 	var parts []string
 	found := false
 	for _, m := range members {
@@ -55,26 +54,19 @@ func claimWith(key, raw string) string {
 	return "{" + strings.Join(parts, ",") + "}"
 }
 
+// claimWith is a valid claim line (ordinal 1, on result 1) with the member
+// key replaced by raw JSON, or removed when raw is "".
+func claimWith(key, raw string) string {
+	return withMember([]member{
+		{"claim", "1"}, {"standing", `"fact"`}, {"iteration", "0"}, {"declaredOn", `"answer"`},
+		{"declaredResult", "1"}, {"declaredRule", `"chronicle.settlement.status"`}, {"declaredValue", `"SUPPORTED"`},
+	}, key, raw)
+}
+
 // resultWith is result1 with the member key replaced by raw JSON, removed
 // when raw is "", or added when result1 has no such key.
 func resultWith(key, raw string) string {
-	members := []struct{ k, v string }{{"result", "1"}, {"document", `"DOC"`}, {"query", `"Did Alice repay Bob?"`}}
-	var parts []string
-	found := false
-	for _, m := range members {
-		if m.k == key {
-			found = true
-			if raw == "" {
-				continue
-			}
-			m.v = raw
-		}
-		parts = append(parts, fmt.Sprintf("%q:%s", m.k, m.v))
-	}
-	if !found && raw != "" {
-		parts = append(parts, fmt.Sprintf("%q:%s", key, raw))
-	}
-	return "{" + strings.Join(parts, ",") + "}"
+	return withMember([]member{{"result", "1"}, {"document", `"DOC"`}, {"query", `"Did Alice repay Bob?"`}}, key, raw)
 }
 
 // headerWith is a header line with the given namespace and runId (raw JSON
