@@ -125,8 +125,8 @@ func readIdentity(v Value, prefix string, bound int) (Identity, error) {
 	// re-encoded identity to be the same text: exactly the plain decimal of
 	// a safe integer >= 1 survives that.
 	id.Ordinal, err = strconv.ParseInt(parts[3], 10, 64)
-	if err != nil || !isPlainDecimal(parts[3]) {
-		id.Ordinal = 0
+	if err != nil || !isPlainDecimal(parts[3]) || id.Ordinal > MaxSafeInteger {
+		return Identity{}, fmt.Errorf("%w: ordinal %q is not the plain decimal of an integer from 1 to 2^53-1", ErrIdentity, clip(parts[3]))
 	}
 	canonical, err := identityOf(prefix, id)
 	if err != nil {

@@ -198,11 +198,7 @@ func TestClaimIDRefusesInvalidFields(t *testing.T) {
 }
 
 func TestReadClaimIdentity(t *testing.T) {
-	tests := []struct {
-		in   string
-		want Identity
-		err  string
-	}{
+	tests := []identityCase{
 		{in: "claim-verification/agent/run-1/2", want: Identity{"agent", "run-1", 2}},
 		{in: "claim-verification/%5F/%5F/1", want: Identity{"_", "_", 1}},
 		{in: "claim-verification/%2F/%25/1", want: Identity{"/", "%", 1}},
@@ -218,34 +214,20 @@ func TestReadClaimIdentity(t *testing.T) {
 		{in: "claim-verification/%2/r/1", err: "not followed by 25, 2F or 5F"},
 		{in: "claim-verification/_/r/1", err: "spelling of an absent value"},
 		{in: "claim-verification/n//1", err: "spelling of an absent value"},
-		{in: "claim-verification/n/r/01", err: "the ordinal 0 is not"},
-		{in: "claim-verification/n/r/0", err: "the ordinal 0 is not"},
-		{in: "claim-verification/n/r/+1", err: "the ordinal 0 is not"},
-		{in: "claim-verification/n/r/1e3", err: "the ordinal 0 is not"},
-		{in: "claim-verification/n/r/-1", err: "is not an integer from 1 to 2^53-1"},
-		{in: "claim-verification/n/r/9007199254740992", err: "the ordinal 9007199254740992 is not"},
-		{in: "claim-verification/n/r/99999999999999999999", err: "is not an integer from 1"},
-		{in: "claim-verification/n/r/", err: "the ordinal 0 is not"},
+		{in: "claim-verification/n/r/01", err: `ordinal "01" is not the plain decimal`},
+		{in: "claim-verification/n/r/0", err: `ordinal "0" is not the plain decimal`},
+		{in: "claim-verification/n/r/+1", err: `ordinal "+1" is not`},
+		{in: "claim-verification/n/r/1e3", err: `ordinal "1e3" is not`},
+		{in: "claim-verification/n/r/-1", err: `ordinal "-1" is not`},
+		{in: "claim-verification/n/r/9007199254740992", err: `ordinal "9007199254740992" is not`},
+		{in: "claim-verification/n/r/99999999999999999999", err: `ordinal "99999999999999999999" is not`},
+		{in: "claim-verification/n/r/", err: `ordinal "" is not`},
 		{in: "claim-verification/n/r", err: "is not claim-verification/<namespace>/<runId>/<ordinal>"},
 		{in: "claim-verification/n/r/1/2", err: "is not claim-verification/"},
 		{in: "claim-result/n/r/1", err: "is not claim-verification/"},
 		{in: "", err: "is not claim-verification/"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.in, func(t *testing.T) {
-			got, err := ReadClaimIdentity(StringValue(tt.in))
-			if tt.err != "" {
-				require.ErrorIs(t, err, ErrIdentity)
-				require.Contains(t, err.Error(), tt.err)
-				return
-			}
-			require.NoError(t, err)
-			require.Equal(t, tt.want, got)
-			again, err := ClaimID(got)
-			require.NoError(t, err)
-			require.Equal(t, tt.in, again)
-		})
-	}
+	runIdentityTable(t, tests, ReadClaimIdentity, ClaimID)
 	for _, v := range []Value{{}, nullValue(), iv(1), ArrayValue(sv("claim-verification/n/r/1"))} {
 		_, err := ReadClaimIdentity(v)
 		require.ErrorIs(t, err, ErrIdentity)
@@ -254,11 +236,7 @@ func TestReadClaimIdentity(t *testing.T) {
 }
 
 func TestReadResultIdentity(t *testing.T) {
-	tests := []struct {
-		in   string
-		want Identity
-		err  string
-	}{
+	tests := []identityCase{
 		{in: "claim-result/agent/run-1/1", want: Identity{"agent", "run-1", 1}},
 		{in: "claim-result/%5F/a%2Fb/7", want: Identity{"_", "a/b", 7}},
 		{in: "claim-result/" + rep("n", 4075) + "/run-1/1", want: Identity{rep("n", 4075), "run-1", 1}},
@@ -267,24 +245,10 @@ func TestReadResultIdentity(t *testing.T) {
 		{in: "claim-result/" + rep(emoji, 2038) + "/run-1/1", err: "4097 characters, at most 4096"},
 		{in: "claim-verification/agent/run-1/1", err: "is not claim-result/<namespace>/<runId>/<ordinal>"},
 		{in: "claim-result/agent/run%5F1/1", err: "is not canonical"},
-		{in: "claim-result/agent/run-1/01", err: "the ordinal 0 is not"},
+		{in: "claim-result/agent/run-1/01", err: `ordinal "01" is not`},
 		{in: "claim-result/agent/_/1", err: "spelling of an absent value"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.in, func(t *testing.T) {
-			got, err := ReadResultIdentity(StringValue(tt.in))
-			if tt.err != "" {
-				require.ErrorIs(t, err, ErrIdentity)
-				require.Contains(t, err.Error(), tt.err)
-				return
-			}
-			require.NoError(t, err)
-			require.Equal(t, tt.want, got)
-			again, err := ResultID(got)
-			require.NoError(t, err)
-			require.Equal(t, tt.in, again)
-		})
-	}
+	runIdentityTable(t, tests, ReadResultIdentity, ResultID)
 }
 
 func TestIdentityConstants(t *testing.T) {
@@ -297,4 +261,33 @@ func TestIdentityConstants(t *testing.T) {
 	require.Equal(t, 8, ScopeDimension)
 	require.Equal(t, int64(9007199254740991), int64(MaxSafeInteger))
 	require.Equal(t, 32, MaxDepth)
+}
+
+// identityCase is one spelling read as an identity: the fields it reads
+// back to, or a substring of its error.
+type identityCase struct {
+	in   string
+	want Identity
+	err  string
+}
+
+// runIdentityTable reads each case and, when it is accepted, writes the
+// identity back to the same text.
+func runIdentityTable(t *testing.T, tests []identityCase, read func(Value) (Identity, error), write func(Identity) (string, error)) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			got, err := read(StringValue(tt.in))
+			if tt.err != "" {
+				require.ErrorIs(t, err, ErrIdentity)
+				require.Contains(t, err.Error(), tt.err)
+				return
+			}
+			require.NoError(t, err)
+			require.Equal(t, tt.want, got)
+			again, err := write(got)
+			require.NoError(t, err)
+			require.Equal(t, tt.in, again)
+		})
+	}
 }

@@ -241,7 +241,7 @@ func buildRowCases() []rowCase {
 		add(badCase("claimId non-canonical field "+f+" refused", cl(claimID("claim-verification/"+f+"/run-1/1")), "is not canonical"))
 	}
 	for _, o := range []string{"01", "0", "+1", "1e3", pastSafe, "-1", " 1", "1 ", "", "1.0", "0x1", "1_0", "Infinity"} {
-		add(badCase(fmt.Sprintf("claimId ordinal %q refused", o), cl(claimID("claim-verification/agent/run-1/"+o)), "is not an integer from 1 to 2^53-1"))
+		add(badCase(fmt.Sprintf("claimId ordinal %q refused", o), cl(claimID("claim-verification/agent/run-1/"+o)), "is not the plain decimal of an integer from 1 to 2^53-1"))
 	}
 
 	// --- the seed's row rules, in order ---
@@ -413,7 +413,7 @@ func buildRowCases() []rowCase {
 		badCase("resultId missing refused", cl(compared(del("resolved.resultId"))), "resolved.resultId: invalid identity: absent, not a string"),
 		badCase("resultId an integer refused", cl(compared(set("resolved.resultId", iv(1)))), "resolved.resultId: invalid identity: an integer, not a string"),
 		badCase("resultId with the claim prefix refused", cl(compared(withResult("claim-verification/agent/run-1/1"))), "is not claim-result/<namespace>/<runId>/<ordinal>"),
-		badCase("resultId non-canonical ordinal refused", cl(compared(withResult("claim-result/agent/run-1/01"))), "resolved.resultId: invalid identity: the ordinal"),
+		badCase("resultId non-canonical ordinal refused", cl(compared(withResult("claim-result/agent/run-1/01"))), `resolved.resultId: invalid identity: ordinal "01" is not the plain decimal`),
 		badCase("resultId non-canonical field refused", cl(compared(withResult("claim-result/agent/run%5F1/1"))), "resolved.resultId: invalid identity:"),
 		badCase("resultId absent field refused", cl(compared(withResult("claim-result/agent/_/1"))), "is the spelling of an absent value"),
 		badCase("resultId bad escape refused", cl(compared(withResult("claim-result/agent/run%2f1/1"))), "not followed by 25, 2F or 5F"))
