@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -352,6 +353,7 @@ func TestClaimsIdentityKeysInjective(t *testing.T) {
 		c, err := a.ClaimCheck(p[0], p[1])
 		require.NoError(t, err)
 		require.Equal(t, p, [2]string{c.Namespace, c.RunID})
+		seedAccepts(t, c.Rows)
 	}
 }
 
@@ -382,6 +384,7 @@ func TestClaimsResolutionsKept(t *testing.T) {
 	verdicts, err := a.VerifyRows(rep.Check.Rows)
 	require.NoError(t, err)
 	require.Equal(t, "", verdicts[0].Problem)
+	seedAccepts(t, rep.Check.Rows)
 }
 
 // editRow rewrites one row's JSON with fn and returns canonical bytes.
@@ -427,6 +430,9 @@ func TestClaimsVerifyRows(t *testing.T) {
 	value := editRow(t, rep.Check.Rows[14], func(m map[string]any) {
 		m["iteration"] = json.Number("7")
 	})
+	// The forged rows are well-formed: the reader (and the seed's) accept
+	// them; only the recomputation tells them apart.
+	seedAccepts(t, [][]byte{flipped, otherRun, noClaim, value})
 	lines := [][]byte{contradicted, flipped, otherRun, noClaim, value, []byte(`{"kind":"claim-verification"}`)}
 	verdicts, err = a.VerifyRows(lines)
 	require.NoError(t, err)
@@ -542,4 +548,53 @@ func TestClaimsKeptRowsMustReplay(t *testing.T) {
 	problems := problemsOf(t, a)
 	require.Len(t, problems, 1)
 	require.Contains(t, problems[0].String(), "no longer replays")
+}
+
+// refusedFiles are the claims files of testdata/claims/refused, one per
+// rule of CLAIMS 3, each with the exact refusal in the .err beside it.
+func refusedFiles(t *testing.T) map[string][2]string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(claimsDir, "refused", "*.jsonl"))
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, len(files), 20)
+	out := map[string][2]string{}
+	for _, f := range files {
+		want := strings.TrimSuffix(string(readFile(t, strings.TrimSuffix(f, ".jsonl")+".err")), "\n")
+		out[filepath.Base(f)] = [2]string{string(readFile(t, f)), want}
+	}
+	return out
+}
+
+// Every refused claims file of testdata leaves an archive that already
+// keeps a check exactly as it was, with the documented line.
+func TestClaimsRefusedFiles(t *testing.T) {
+	a, path := sampleArchive(t)
+	_, err := a.CheckClaims(readFile(t, filepath.Join(claimsDir, "agent-answer.jsonl")))
+	require.NoError(t, err)
+	for name, tc := range refusedFiles(t) {
+		t.Run(name, func(t *testing.T) {
+			before := sha256.Sum256(readFile(t, path))
+			_, err := a.CheckClaims([]byte(tc[0]))
+			require.ErrorIs(t, err, claimcheck.ErrFile)
+			require.Equal(t, tc[1], err.Error())
+			require.Equal(t, before, sha256.Sum256(readFile(t, path)), "the archive file is unchanged")
+		})
+	}
+}
+
+// seedAccepts runs the seed's JavaScript reader (testdata/claims/seedjs)
+// over rows the checker wrote and requires every line to be ok.
+func seedAccepts(t *testing.T, rows [][]byte) {
+	t.Helper()
+	_, err := exec.LookPath("node")
+	require.NoError(t, err, "the seed's reader runs under node: install nodejs (.ci/run does)")
+	file := filepath.Join(t.TempDir(), "rows.jsonl")
+	require.NoError(t, os.WriteFile(file, rowsBytes(rows), 0o644))
+	out, err := exec.Command("node", filepath.Join(claimsDir, "seedjs", "read-rows.mjs"), file).CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	var want strings.Builder
+	for i := range rows {
+		fmt.Fprintf(&want, "line %d: ok\n", i+1)
+	}
+	require.Equal(t, want.String(), string(out))
 }

@@ -145,3 +145,24 @@ func TestClaimsVerifyCLI(t *testing.T) {
 	out := w.ok("claims", "verify", "rows.jsonl", "--json")
 	require.True(t, strings.HasSuffix(out, `{"invalid":0,"rows":27,"verdict":"VALID"}`+"\n"), out)
 }
+
+// Each refused claims file of testdata: exit 1 and the documented line.
+func TestClaimsRefusedFilesCLI(t *testing.T) {
+	t.Parallel()
+	w := samplesWS(t)
+	files, err := filepath.Glob("../../testdata/claims/refused/*.jsonl")
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		require.NoError(t, err)
+		want, err := os.ReadFile(strings.TrimSuffix(f, ".jsonl") + ".err")
+		require.NoError(t, err)
+		w.write("in.jsonl", string(data))
+		r := w.run("claims", "check", "in.jsonl")
+		require.Equal(t, 1, r.code, "%s: %s", f, r)
+		require.Equal(t, "chronicle claims: in.jsonl: "+string(want), r.stderr, f)
+		require.Empty(t, r.stdout, f)
+	}
+	require.Equal(t, "no claim checks kept (`claims check FILE` makes one)\n", w.ok("claims", "list", "--text"))
+}

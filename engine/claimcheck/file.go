@@ -222,13 +222,14 @@ func integer(v claimrow.Value, field string, minimum int64, required bool) (int6
 }
 
 func (f *File) header(v claimrow.Value) error {
+	version := v.Get("chronicle-claims")
+	if version.Kind == claimrow.Absent {
+		return fieldError("chronicle-claims", `missing: line 1 is the header {"chronicle-claims":1,"namespace":…,"runId":…}`)
+	}
 	if err := known(v, "the header", "chronicle-claims", "namespace", "runId"); err != nil {
 		return err
 	}
-	version := v.Get("chronicle-claims")
 	switch {
-	case version.Kind == claimrow.Absent:
-		return fieldError("chronicle-claims", `missing: line 1 is the header {"chronicle-claims":1,"namespace":…,"runId":…}`)
 	case version.Kind != claimrow.Int || version.Int != Version:
 		return fieldError("chronicle-claims", "version %s is not supported (this build reads %d)", claimrow.Canonical(version), Version)
 	}

@@ -269,9 +269,11 @@ func TestParseFileRefusesHeaders(t *testing.T) {
 	missingHeader := `missing: line 1 is the header {"chronicle-claims":1,"namespace":…,"runId":…}`
 	runRefusals(t, []refusal{
 		{"no header: a result line first", lines(result1),
-			1, "result", "unknown key (the header has chronicle-claims, namespace, runId)"},
+			1, "chronicle-claims", missingHeader},
 		{"no header: a claim line first", lines(claimWith("", "")),
-			1, "claim", "unknown key (the header has chronicle-claims, namespace, runId)"},
+			1, "chronicle-claims", missingHeader},
+		{"header with an unknown key", lines(`{"chronicle-claims":1,"namespace":"NS","runId":"RUN","agent":"x"}`),
+			1, "agent", "unknown key (the header has chronicle-claims, namespace, runId)"},
 		{"header without the version", lines(`{"namespace":"NS","runId":"RUN"}`),
 			1, "chronicle-claims", missingHeader},
 		{"empty header object", lines(`{}`),
