@@ -296,10 +296,23 @@ func appendNames(j *canonjson.Buf, names []string) {
 	j.Raw("]")
 }
 
-// FindWithReceipt answers a cross-archive find (see FindWithStats) over
-// documents #1..#S, S being the archive's document count now, and issues
-// and keeps its ARCHIVE-FIND receipt. limit <= 0 keeps every document.
+// FindWithReceipt is IssueFind, then keeps the receipt in the archive.
 func (a *Archive) FindWithReceipt(q *find.Query, limit int) ([]FindHit, *SetReceipt, error) {
+	hits, r, err := a.IssueFind(q, limit)
+	if err == nil {
+		err = a.KeepSetReceipt(r)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return hits, r, nil
+}
+
+// IssueFind answers a cross-archive find (see FindWithStats) over
+// documents #1..#S, S being the archive's document count now, and issues
+// its ARCHIVE-FIND receipt without keeping it (reading never writes).
+// limit <= 0 keeps every document.
+func (a *Archive) IssueFind(q *find.Query, limit int) ([]FindHit, *SetReceipt, error) {
 	if limit < 0 {
 		limit = 0
 	}
@@ -316,15 +329,25 @@ func (a *Archive) FindWithReceipt(q *find.Query, limit int) ([]FindHit, *SetRece
 	}
 	r := &SetReceipt{Kind: KindArchiveFind, Documents: upTo, Set: set, Question: q.Text(), Limit: limit,
 		Result: sha256.Sum256(FindResult(hits))}
-	if err := a.KeepSetReceipt(r); err != nil {
+	return hits, r, nil
+}
+
+// EntityWithReceipt is IssueEntity, then keeps the receipt in the archive.
+func (a *Archive) EntityWithReceipt(name string) ([]EntityHit, *SetReceipt, error) {
+	hits, r, err := a.IssueEntity(name)
+	if err == nil {
+		err = a.KeepSetReceipt(r)
+	}
+	if err != nil {
 		return nil, nil, err
 	}
 	return hits, r, nil
 }
 
-// EntityWithReceipt answers Entity(name) over documents #1..#S, S being the
-// archive's document count now, and issues and keeps its ENTITY receipt.
-func (a *Archive) EntityWithReceipt(name string) ([]EntityHit, *SetReceipt, error) {
+// IssueEntity answers Entity(name) over documents #1..#S, S being the
+// archive's document count now, and issues its ENTITY receipt without
+// keeping it.
+func (a *Archive) IssueEntity(name string) ([]EntityHit, *SetReceipt, error) {
 	if err := checkSetQuestion(name, 0); err != nil {
 		return nil, nil, err
 	}
@@ -337,9 +360,6 @@ func (a *Archive) EntityWithReceipt(name string) ([]EntityHit, *SetReceipt, erro
 		return nil, nil, err
 	}
 	r := &SetReceipt{Kind: KindEntity, Documents: upTo, Set: set, Question: name, Result: sha256.Sum256(EntityResult(hits))}
-	if err := a.KeepSetReceipt(r); err != nil {
-		return nil, nil, err
-	}
 	return hits, r, nil
 }
 

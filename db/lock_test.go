@@ -101,14 +101,14 @@ func TestSecondWriterGetsErrLocked(t *testing.T) {
 	release := holdArchive(t, path, false)
 	for _, ro := range []bool{false, true} {
 		start := time.Now()
-		b, err := db.Open(path, db.Options{ReadOnly: ro})
+		b, err := db.Open(path, db.Options{ReadOnly: ro, Timeout: time.Second})
 		elapsed := time.Since(start)
 		if b != nil {
 			b.Close()
 		}
 		require.ErrorIs(t, err, db.ErrLocked, "read-only=%v", ro)
 		require.Nil(t, b)
-		require.Less(t, elapsed, 2*time.Second, "ErrLocked must come quickly, not hang")
+		require.Less(t, elapsed, 2*time.Second, "ErrLocked must come after the timeout, not hang")
 		require.Contains(t, err.Error(), path)
 		require.Contains(t, err.Error(), "in use")
 	}
@@ -147,8 +147,14 @@ func TestReadersShareWritersWait(t *testing.T) {
 	require.NoError(t, r.Close())
 
 	start := time.Now()
-	_, err = db.Open(path, db.Options{})
+	_, err = db.Open(path, db.Options{Timeout: time.Second})
 	require.ErrorIs(t, err, db.ErrLocked)
 	require.Less(t, time.Since(start), 2*time.Second)
 	require.True(t, strings.Contains(err.Error(), path))
+
+	// Without a timeout the writer waits db.LockTimeout for the readers.
+	start = time.Now()
+	_, err = db.Open(path, db.Options{})
+	require.ErrorIs(t, err, db.ErrLocked)
+	require.GreaterOrEqual(t, time.Since(start), db.LockTimeout-100*time.Millisecond)
 }

@@ -68,11 +68,20 @@ func (x *ctx) answerQuestion(docArg, question string) error {
 	return nil
 }
 
-// openDocument opens the archive for writing (answers keep receipts),
-// resolves DOC and loads its checked store: the whole source for find, only
-// the event spans for settlement and claim questions (evidenceOnly).
+// keep reports whether an answer keeps its receipt in the archive:
+// --keep, or .keep on in the REPL. Otherwise answering writes nothing.
+func (x *ctx) keep() bool { return x.p.has("keep") || x.env.Keep }
+
+// openDocument opens the archive (for writing only when the receipt is to
+// be kept), resolves DOC and loads its checked store: the whole source for
+// find, only the event spans for settlement and claim questions
+// (evidenceOnly).
 func (x *ctx) openDocument(docArg string, evidenceOnly bool) (*db.Archive, *db.Document, *engine.Store, error) {
-	a, err := x.openExisting()
+	open := func() (*db.Archive, error) { return x.open(false) }
+	if x.keep() {
+		open = x.openExisting
+	}
+	a, err := open()
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -91,12 +100,15 @@ func (x *ctx) openDocument(docArg string, evidenceOnly bool) (*db.Archive, *db.D
 	return a, d, s, nil
 }
 
-// keepReceipt issues the archive receipt of a result and keeps it; with
-// --receipt FILE it also writes it there (write-once).
+// keepReceipt issues the archive receipt of a result (its ID is a function
+// of the document, the question and the result), keeps it with --keep and
+// writes it with --receipt FILE (write-once).
 func (x *ctx) keepReceipt(a *db.Archive, kind db.ReceiptKind, d *db.Document, question string, result []byte) (*db.Receipt, error) {
 	rec := &db.Receipt{Kind: kind, Document: d.SHA256, Store: d.StoreSHA256, Question: question, Result: sha256.Sum256(result)}
-	if err := a.KeepReceipt(rec); err != nil {
-		return nil, err
+	if x.keep() {
+		if err := a.KeepReceipt(rec); err != nil {
+			return nil, err
+		}
 	}
 	return rec, x.writeReceipt(rec.Encode())
 }
@@ -111,18 +123,29 @@ func (x *ctx) writeReceipt(data []byte) error {
 	return nil
 }
 
-// showSetReceipt ends a cross-archive result issued with --receipt: the
-// whole receipt with --receipt -, else on the readable view a line saying
-// where the receipt is.
+// receiptNote says where a receipt went, for the readable view.
+func (x *ctx) receiptNote(id db.Digest, listing string) string {
+	file := x.p.value("receipt")
+	switch {
+	case x.keep() && file != "":
+		return fmt.Sprintf("receipt %s kept and written to %s (`verify FILE` checks it)", id.Short(), sanitize(file))
+	case x.keep():
+		return fmt.Sprintf("receipt %s kept (`%s` lists it)", id.Short(), listing)
+	case file != "":
+		return fmt.Sprintf("receipt %s written to %s (`verify FILE` checks it; --keep also keeps it)", id.Short(), sanitize(file))
+	}
+	return fmt.Sprintf("receipt %s (--receipt FILE writes it, --keep keeps it in the archive)", id.Short())
+}
+
+// showSetReceipt ends a cross-archive result issued with --receipt or
+// --keep: the whole receipt with --receipt -, else on the readable view a
+// line saying where the receipt is.
 func (x *ctx) showSetReceipt(rec *db.SetReceipt, asJSON bool) {
 	switch {
 	case x.p.value("receipt") == "-":
 		x.out().Write(rec.Encode())
-	case asJSON:
-	case x.p.value("receipt") != "":
-		fmt.Fprintf(x.out(), "receipt %s kept and written to %s (`verify FILE` checks it)\n", rec.ID().Short(), sanitize(x.p.value("receipt")))
-	default:
-		fmt.Fprintf(x.out(), "receipt %s kept (`receipts` lists it)\n", rec.ID().Short())
+	case !asJSON:
+		fmt.Fprintln(x.out(), x.receiptNote(rec.ID(), "receipts"))
 	}
 }
 
@@ -133,7 +156,7 @@ func (x *ctx) showReceipt(rec *db.Receipt, d *db.Document, asJSON bool) {
 	case x.p.value("receipt") == "-":
 		x.out().Write(rec.Encode())
 	case !asJSON:
-		fmt.Fprintf(x.out(), "receipt %s kept (`receipts %s` lists it; --receipt FILE writes it)\n", rec.ID().Short(), sanitize(d.Label()))
+		fmt.Fprintln(x.out(), x.receiptNote(rec.ID(), "receipts "+sanitize(d.Label())))
 	}
 }
 
@@ -275,9 +298,9 @@ func markTerms(text string, terms []string) string {
 }
 
 // findInArchive searches every document through the term index; see
-// db.Archive.Find for the ranking. It is read-only unless --receipt asks
-// for a receipt, which binds the documents the search ran over
-// (db.SetReceipt) and is kept in the archive.
+// db.Archive.Find for the ranking. --receipt or --keep issue a receipt
+// that binds the documents the search ran over (db.SetReceipt); it is
+// kept in the archive with --keep only.
 func (x *ctx) findInArchive(terms string) error {
 	limit, err := x.p.intValue("limit", 20)
 	if err != nil {
@@ -291,7 +314,7 @@ func (x *ctx) findInArchive(terms string) error {
 		return err
 	}
 	hits, rec, err := answerSet(x, "the terms are", terms,
-		func(a *db.Archive) ([]db.FindHit, *db.SetReceipt, error) { return a.FindWithReceipt(q, limit) },
+		func(a *db.Archive) ([]db.FindHit, *db.SetReceipt, error) { return a.IssueFind(q, limit) },
 		func(a *db.Archive) ([]db.FindHit, error) { return a.Find(q, limit) })
 	if err != nil {
 		return err

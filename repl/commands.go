@@ -20,6 +20,7 @@ var (
 	flagDoc     = flagSpec{name: "doc", value: "DOC", help: "search one document"}
 	flagLimit   = flagSpec{name: "limit", value: "N", help: "show at most N documents (default 20)"}
 	flagName    = flagSpec{name: "name", value: "NAME", help: "also name the document NAME"}
+	flagKeep    = flagSpec{name: "keep", help: "keep the receipt in the archive (`receipts` lists it); without it the answer writes nothing"}
 )
 
 // table is filled in init to let commands (help) refer to it.
@@ -39,16 +40,16 @@ func init() {
 		{name: "stats", args: "", max: 0, run: runStats,
 			summary: "archive totals: documents, bytes, compression, events, receipts",
 			example: "stats"},
-		{name: "query", args: "DOC QUESTION", min: 2, max: 2, run: runQuery, flags: []flagSpec{flagReceipt},
+		{name: "query", args: "DOC QUESTION", min: 2, max: 2, run: runQuery, flags: []flagSpec{flagReceipt, flagKeep},
 			summary: "debt settlement (or @claim) question; status, amounts and cited evidence",
 			example: `query ahmed-khalid-ar.txt "هل سدد أحمد دين خالد؟"`},
-		{name: "claim", args: "DOC SUBJECT PREDICATE OBJECT", min: 4, max: 4, run: runClaim, flags: []flagSpec{flagReceipt},
+		{name: "claim", args: "DOC SUBJECT PREDICATE OBJECT", min: 4, max: 4, run: runClaim, flags: []flagSpec{flagReceipt, flagKeep},
 			summary: "find literal `Subject Predicate Object.` statements",
 			example: "claim owns.txt Alice owns Book"},
-		{name: "find", args: "TERMS", min: 1, max: 1, run: runFind, flags: []flagSpec{flagDoc, flagLimit, flagReceipt},
+		{name: "find", args: "TERMS", min: 1, max: 1, run: runFind, flags: []flagSpec{flagDoc, flagLimit, flagReceipt, flagKeep},
 			summary: "lexical search of one document (--doc) or of the whole archive",
 			example: "find --doc alice-bob-en.txt Saud"},
-		{name: "entity", args: "NAME", min: 1, max: 1, run: runEntity, flags: []flagSpec{flagReceipt},
+		{name: "entity", args: "NAME", min: 1, max: 1, run: runEntity, flags: []flagSpec{flagReceipt, flagKeep},
 			summary: "every event whose subject or object is exactly NAME, across documents",
 			example: "entity سعود"},
 		{name: "entities", args: "[PREFIX]", max: 1, run: runEntities,

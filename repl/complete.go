@@ -88,13 +88,16 @@ func (c *completer) Do(line []rune, pos int) ([][]rune, int) {
 // candidates lists the possible values of the word after words.
 func (c *completer) candidates(words []string, cur string) []candidate {
 	if len(words) == 0 {
-		names := append(Names(), "exit", "quit", ".mode")
+		names := append(Names(), "exit", "quit", ".mode", ".keep")
 		return finals(names)
 	}
 	name := words[0]
-	if name == ".mode" {
-		if len(words) == 1 {
+	if name == ".mode" || name == ".keep" {
+		if len(words) == 1 && name == ".mode" {
 			return finals([]string{modeAuto, modeText, modeJSON})
+		}
+		if len(words) == 1 {
+			return finals([]string{"on", "off"})
 		}
 		return nil
 	}
@@ -147,7 +150,7 @@ func (c *completer) candidates(words []string, cur string) []candidate {
 	}
 	switch kind {
 	case argCommand:
-		return finals(append(Names(), "exit", "quit", ".mode"))
+		return finals(append(Names(), "exit", "quit", ".mode", ".keep"))
 	case argClaimsVerb:
 		return finals(claimsVerbNames())
 	case argPath:

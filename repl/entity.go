@@ -2,8 +2,10 @@ package repl
 
 import (
 	"fmt"
+	"strings"
 
 	"chronicle/db"
+	"chronicle/engine"
 )
 
 // runEntity lists every event whose subject or object is exactly NAME. It
@@ -11,8 +13,15 @@ import (
 // documents the lookup ran over (db.SetReceipt) and is kept in the archive.
 func runEntity(x *ctx) error {
 	name := x.p.args[0]
+	// NAME is one field of a record: checked as claim fields are.
+	switch {
+	case !engine.ValidTextString(name):
+		return usageErrorf("NAME must be valid UTF-8 text without NUL bytes")
+	case name == "" || len(name) > maxFieldLen || strings.IndexByte(name, '\t') >= 0:
+		return usageErrorf("NAME must be 1 to %d bytes without TAB", maxFieldLen)
+	}
 	hits, rec, err := answerSet(x, "the name is", name,
-		func(a *db.Archive) ([]db.EntityHit, *db.SetReceipt, error) { return a.EntityWithReceipt(name) },
+		func(a *db.Archive) ([]db.EntityHit, *db.SetReceipt, error) { return a.IssueEntity(name) },
 		func(a *db.Archive) ([]db.EntityHit, error) { return a.Entity(name) })
 	if err != nil {
 		return err

@@ -5,13 +5,18 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"chronicle/db"
+	"chronicle/db/fileio"
 
 	"github.com/chzyer/readline"
+	bolterr "go.etcd.io/bbolt/errors"
 )
 
 // Exit codes (ARCHITECTURE 5).
@@ -31,6 +36,7 @@ type Env struct {
 	StderrTTY      bool // progress bars
 	JSON           bool // session-wide JSON mode (REPL .mode json)
 	Text           bool // session-wide human view (REPL .mode text)
+	Keep           bool // session-wide --keep (REPL .keep on)
 	Interrupted    func() bool
 }
 
@@ -102,6 +108,11 @@ func (x *ctx) openArchive(opts db.Options) (*db.Archive, error) {
 	if x.archive != nil {
 		return x.archive, nil
 	}
+	wait, err := x.wait()
+	if err != nil {
+		return nil, err
+	}
+	opts.Timeout = wait
 	a, err := db.Open(x.env.archivePath(x.p.value("db")), opts)
 	if err != nil {
 		if errors.Is(err, db.ErrNoArchive) {
@@ -111,6 +122,24 @@ func (x *ctx) openArchive(opts db.Options) (*db.Archive, error) {
 	}
 	x.archive = a
 	return a, nil
+}
+
+// wait is how long opening waits for another process's lock: --wait,
+// then CHRONICLE_WAIT, then db.LockTimeout. A reader waits for a writer's
+// commit; a writer for the readers in the archive.
+func (x *ctx) wait() (time.Duration, error) {
+	v, from := x.p.value("wait"), "--wait"
+	if v == "" {
+		v, from = os.Getenv("CHRONICLE_WAIT"), "CHRONICLE_WAIT"
+	}
+	if v == "" {
+		return db.LockTimeout, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return 0, usageErrorf("%s wants a positive duration such as 500ms, 5s or 2m, got %q", from, v)
+	}
+	return d, nil
 }
 
 // exitStatus is an error that only carries an exit code (verify verdicts):
@@ -154,21 +183,113 @@ func (c *command) exec(env *Env, args []string) error {
 // runGuarded runs the command and turns a panic into an error. bbolt does
 // not checksum its pages: a damaged page can make it index out of range
 // instead of returning an error, and the user must get one line naming the
-// archive, not a stack trace (and a REPL session must survive it).
+// archive, not a stack trace (and a REPL session must survive it). The
+// panic's own text (Go runtime or bbolt internals) is never shown, and
+// neither is such text inside an error (cleanError). The files named by
+// --receipt and --out are checked before the command runs: anything but a
+// regular file there fails at once, before any work is done.
 func runGuarded(x *ctx) (err error) {
+	path := x.env.archivePath(x.p.value("db"))
 	// The archive is memory-mapped: a damaged page can point bbolt outside
 	// the mapping, which must become a panic (recovered below), not a crash.
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if r := recover(); r != nil {
-			hint := "`chronicle check` lists the problems it can find"
-			if x.cmd.name == "check" {
-				hint = "its page structure is broken; restore it from a copy"
-			}
-			err = fmt.Errorf("archive %s is damaged (reading it failed: %v); %s", x.env.archivePath(x.p.value("db")), r, hint)
+			err = panicError(path, x.cmd.name, r)
 		}
+		err = cleanError(path, err)
 	}()
+	if err := checkOutputFiles(x); err != nil {
+		return err
+	}
 	return x.cmd.run(x)
+}
+
+// checkOutputFiles refuses a --receipt FILE or --out ROWS that exists and
+// is not a regular file (a FIFO, a directory): write-once would only find
+// out after the answer was computed (and, for ingest, kept).
+func checkOutputFiles(x *ctx) error {
+	for _, flag := range []string{"receipt", "out"} {
+		if p := x.p.value(flag); p != "" && p != "-" {
+			if err := fileio.CheckTarget(p); err != nil {
+				return fmt.Errorf("--%s %w; nothing was done", flag, err)
+			}
+		}
+	}
+	return nil
+}
+
+// damagedError is an error whose message replaces its cause's: the cause
+// stays reachable for errors.Is.
+type damagedError struct {
+	msg   string
+	cause error
+}
+
+func (e *damagedError) Error() string { return e.msg }
+func (e *damagedError) Unwrap() error { return e.cause }
+
+// panicError is the one line for a panic while command name ran on the
+// archive at path: what is wrong and the next step, never the panic text.
+func panicError(path, name string, r any) error {
+	hint := "`chronicle check` lists the problems it can find"
+	if name == "check" {
+		hint = "its page structure is broken; restore it from a copy"
+	}
+	var cause error
+	if e, ok := r.(error); ok {
+		cause = e
+	}
+	return &damagedError{fmt.Sprintf("archive %s is damaged: a page could not be read; %s", path, hint), cause}
+}
+
+// Internals of bbolt and the Go runtime that must not reach a message.
+var (
+	// "reading it failed: <panic text>" ends the errors of the db workers
+	// that recover a panic from a damaged page.
+	recoveredPanic = regexp.MustCompile(`reading it failed: .*$`)
+	// bbolt's own refusal of a file too short to hold its meta pages.
+	tooSmall = regexp.MustCompile(`file size too small \d+`)
+	// bbolt's sentinel texts for a file whose meta pages do not check.
+	metaTexts = []string{bolterr.ErrInvalid.Error(), bolterr.ErrVersionMismatch.Error(), bolterr.ErrChecksum.Error(), bolterr.ErrInvalidMapping.Error()}
+)
+
+const checkHint = "`chronicle check` lists the problems it can find"
+
+// cleanError rewrites an error that carries bbolt or Go runtime text into
+// one clear line: the archive, what was wrong and the next step.
+func cleanError(path string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var d *damagedError
+	if errors.As(err, &d) {
+		return err
+	}
+	msg := err.Error()
+	var notRegular *fileio.NotRegularError
+	switch {
+	case strings.Contains(msg, "archive "+path) && errors.As(fileio.CheckTarget(path), &notRegular):
+		// bbolt's own words for a FIFO or a directory are no help
+		return &damagedError{fmt.Sprintf("archive %v", notRegular), err}
+	case errors.Is(err, db.ErrCorrupt) && recoveredPanic.MatchString(msg):
+		msg = recoveredPanic.ReplaceAllString(msg, "a page could not be read")
+		if !strings.Contains(msg, path) {
+			msg = fmt.Sprintf("archive %s: %s", path, msg)
+		}
+		if !strings.Contains(msg, "chronicle check") {
+			msg += "; " + checkHint
+		}
+		return &damagedError{msg, err}
+	case tooSmall.MatchString(msg):
+		return &damagedError{fmt.Sprintf("archive %s: not a Chronicle archive, or a damaged one (the file is too short to hold its header pages); if it is an archive, restore it from a copy", path), err}
+	case errors.Is(err, bolterr.ErrInvalid), errors.Is(err, bolterr.ErrVersionMismatch), errors.Is(err, bolterr.ErrChecksum), errors.Is(err, bolterr.ErrInvalidMapping),
+		errors.Is(err, db.ErrNotArchive) && slices.ContainsFunc(metaTexts, func(t string) bool { return strings.HasSuffix(msg, ": "+t) }):
+		return &damagedError{fmt.Sprintf("archive %s: not a Chronicle archive, or a damaged one (its header pages do not check); if it is an archive, restore it from a copy", path), err}
+	case strings.Contains(msg, "runtime error: "):
+		return &damagedError{fmt.Sprintf("archive %s: a command failed unexpectedly; %s", path, checkHint), err}
+	}
+	return err
 }
 
 // report prints err as one line and maps it to an exit code.

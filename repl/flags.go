@@ -38,6 +38,7 @@ func (p *parsed) intValue(name string, def int) (int, error) {
 // globalFlags are accepted by every command.
 var globalFlags = []flagSpec{
 	{name: "db", value: "PATH", help: "archive file (default $CHRONICLE_DB or ./chronicle.db)"},
+	{name: "wait", value: "DURATION", help: "wait this long for another process's lock (default $CHRONICLE_WAIT or 5s)"},
 	{name: "json", help: "print JSON (the canonical result line for query, claim and find)"},
 	{name: "text", help: "print the human view even when stdout is not a terminal"},
 }

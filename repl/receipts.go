@@ -151,14 +151,14 @@ func setReceiptLine(r *db.SetReceipt, verdict string) string {
 }
 
 // answerSet answers a cross-archive question (find without --doc, entity).
-// With --receipt it opens the archive for writing, answers with issue,
-// which issues and keeps the receipt, and writes the receipt to the
-// --receipt file; what names the question in the error for one too long
-// ("the terms are"). Without --receipt it answers read-only with answer and
-// the receipt is nil.
+// With --receipt or --keep it answers with issue, which issues the
+// receipt, keeps it with --keep (opening the archive for writing) and
+// writes it to the --receipt file; what names the question in the error
+// for one too long ("the terms are"). Otherwise it answers read-only with
+// answer and the receipt is nil.
 func answerSet[H any](x *ctx, what, question string,
 	issue func(*db.Archive) ([]H, *db.SetReceipt, error), answer func(*db.Archive) ([]H, error)) ([]H, *db.SetReceipt, error) {
-	if !x.p.has("receipt") {
+	if !x.p.has("receipt") && !x.keep() {
 		a, err := x.open(false)
 		if err != nil {
 			return nil, nil, err
@@ -169,13 +169,22 @@ func answerSet[H any](x *ctx, what, question string,
 	if len(question) > db.MaxQuestion {
 		return nil, nil, fmt.Errorf("%s %d bytes; receipts carry at most %d", what, len(question), db.MaxQuestion)
 	}
-	a, err := x.openExisting()
+	open := func() (*db.Archive, error) { return x.open(false) }
+	if x.keep() {
+		open = x.openExisting
+	}
+	a, err := open()
 	if err != nil {
 		return nil, nil, err
 	}
 	hits, rec, err := issue(a)
 	if err != nil {
 		return nil, nil, err
+	}
+	if x.keep() {
+		if err := a.KeepSetReceipt(rec); err != nil {
+			return nil, nil, err
+		}
 	}
 	if err := x.writeReceipt(rec.Encode()); err != nil {
 		return nil, nil, err
@@ -225,7 +234,11 @@ func runVerify(x *ctx) error {
 		outcome, why = fileio.VerifyReceiptFile(path, receipt.Canonical{})
 	}
 	fmt.Fprintln(x.out(), outcome)
-	if why != nil {
+	var notRegular *fileio.NotRegularError
+	switch {
+	case errors.As(why, &notRegular) && notRegular.Path == path:
+		fmt.Fprintf(x.env.Stderr, "chronicle verify: %v\n", why) // it names the path
+	case why != nil:
 		fmt.Fprintf(x.env.Stderr, "chronicle verify: %s: %v\n", path, why)
 	}
 	return exitStatus(outcome.ExitCode())
@@ -274,6 +287,9 @@ func runExport(x *ctx) error {
 		return err
 	}
 	dir := x.p.args[1]
+	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
+		return fmt.Errorf("%s is %s, not a directory; nothing was written", dir, fileio.Kind(st.Mode()))
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -289,19 +305,38 @@ func runExport(x *ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := fileio.CreateExclusive(storePath, storeBytes); err != nil {
-		if errors.Is(err, os.ErrExist) {
-			if existing, rerr := fileio.ReadLimited(storePath, int64(len(storeBytes))); rerr != nil || string(existing) != string(storeBytes) {
-				return fmt.Errorf("%s already exists with other content; nothing was overwritten", storePath)
-			}
-		} else {
-			return err
+	receiptPath := storePath + ".receipt"
+	// Both files or neither: anything but a regular file in the way of
+	// either (a directory, a FIFO) is refused before anything is written,
+	// and a store this export created is removed when its receipt cannot
+	// be written. The files follow the umask, as the original tool's do.
+	for _, p := range []string{storePath, receiptPath} {
+		if err := fileio.CheckTarget(p); err != nil {
+			return fmt.Errorf("%w; nothing was written", err)
 		}
 	}
-	if err := fileio.WriteOnce(storePath+".receipt", rec.Encode()); err != nil {
+	created := true
+	if err := fileio.CreateShared(storePath, storeBytes); err != nil {
+		if !errors.Is(err, os.ErrExist) {
+			return err
+		}
+		created = false
+		existing, rerr := fileio.ReadLimited(storePath, int64(len(storeBytes)))
+		if errors.Is(rerr, fileio.ErrNotRegular) {
+			return fmt.Errorf("%w; nothing was written", rerr)
+		}
+		if rerr != nil || string(existing) != string(storeBytes) {
+			return fmt.Errorf("%s already exists with other content; nothing was overwritten", storePath)
+		}
+	}
+	if err := fileio.WriteOnceShared(receiptPath, rec.Encode()); err != nil {
+		if created {
+			os.Remove(storePath)
+			return fmt.Errorf("%w; the store %s was not kept either", err, storePath)
+		}
 		return err
 	}
-	fmt.Fprintf(x.out(), "store=%s\nreceipt=%s.receipt\n", storePath, storePath)
+	fmt.Fprintf(x.out(), "store=%s\nreceipt=%s\n", storePath, receiptPath)
 	return nil
 }
 

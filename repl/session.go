@@ -118,6 +118,7 @@ const (
 type session struct {
 	env    *Env
 	mode   string
+	keep   bool           // .keep on: answers keep their receipts
 	sigint chan os.Signal // REPL: SIGINT while a command runs
 }
 
@@ -137,12 +138,14 @@ func skipped(line string) bool {
 
 // sessionHelp is appended to `help` in a session.
 const sessionHelp = `in this session: .mode [auto|text|json] sets the output of the following commands
-  (auto: readable on a terminal, JSON otherwise); exit, quit or Ctrl-D leaves;
+  (auto: readable on a terminal, JSON otherwise); .keep [on|off] makes answers keep their
+  receipts in the archive (as --keep does; off by default); exit, quit or Ctrl-D leaves;
   Ctrl-C clears the line or interrupts a running command; Tab completes.
 `
 
 var sessionCommands = map[string]string{
 	".mode": "usage: .mode [auto|text|json]\n  show or set the output mode of the following commands: auto (readable on a terminal, JSON otherwise), text (always readable) or json (always JSON); --json or --text on one command wins\nexample:\n  .mode json\n",
+	".keep": "usage: .keep [on|off]\n  show or set whether the following answers (query, claim, find, entity) keep their receipts in the archive, as --keep does; off by default: answering writes nothing\nexample:\n  .keep on\n",
 	"exit":  "usage: exit\n  leave the session (also quit, or Ctrl-D on an empty line)\nexample:\n  exit\n",
 	"quit":  "usage: quit\n  leave the session (also exit, or Ctrl-D on an empty line)\nexample:\n  quit\n",
 }
@@ -168,13 +171,16 @@ func (s *session) line(text string, run runner) (code int, quit bool) {
 		return ExitOK, true
 	case name == ".mode":
 		return s.setMode(argv[1:]), false
+	case name == ".keep":
+		return s.setKeep(argv[1:]), false
 	case strings.HasPrefix(name, "."):
-		fmt.Fprintf(s.env.Stderr, "chronicle: unknown command %q; the session commands are .mode, exit and quit\n", name)
+		fmt.Fprintf(s.env.Stderr, "chronicle: unknown command %q; the session commands are .mode, .keep, exit and quit\n", name)
 		return ExitUsage, false
 	}
 	env := *s.env
 	env.JSON = s.mode == modeJSON
 	env.Text = s.mode == modeText
+	env.Keep = s.keep
 	return run(&env, func(env *Env) int {
 		if name == "help" && len(argv) == 2 {
 			if h, ok := sessionCommands[argv[1]]; ok {
@@ -201,6 +207,24 @@ func (s *session) setMode(args []string) int {
 		return ExitOK
 	}
 	fmt.Fprintf(s.env.Stderr, "chronicle .mode: usage: .mode [auto|text|json], got %q\n", strings.Join(args, " "))
+	return ExitUsage
+}
+
+// setKeep implements .keep.
+func (s *session) setKeep(args []string) int {
+	switch {
+	case len(args) == 0:
+		state := "off"
+		if s.keep {
+			state = "on"
+		}
+		fmt.Fprintln(s.env.Stdout, state)
+		return ExitOK
+	case len(args) == 1 && (args[0] == "on" || args[0] == "off"):
+		s.keep = args[0] == "on"
+		return ExitOK
+	}
+	fmt.Fprintf(s.env.Stderr, "chronicle .keep: usage: .keep [on|off], got %q\n", strings.Join(args, " "))
 	return ExitUsage
 }
 

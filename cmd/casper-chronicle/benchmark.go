@@ -59,7 +59,7 @@ func (c *cli) runBenchmark() int {
 	}
 	defer s.cleanup()
 	corpus := benchmarkCorpus()
-	if err := fileio.CreateExclusive(benchmarkFile, corpus); err != nil {
+	if err := fileio.CreateShared(benchmarkFile, corpus); err != nil {
 		return c.fail(exitFailure, "--benchmark: %v", err)
 	}
 	store := benchmarkFile + ".chronicle"

@@ -39,7 +39,7 @@ func (c *cli) ingest(file string) int {
 			return c.fail(exitFailure, "ingest %s: %v", file, err)
 		}
 		storeBytes = store.Encode()
-		if err := fileio.CreateExclusive(storePath, storeBytes); err != nil {
+		if err := fileio.CreateShared(storePath, storeBytes); err != nil {
 			return c.fail(exitFailure, "ingest %s: cannot create store: %v", file, err)
 		}
 	}
@@ -47,7 +47,7 @@ func (c *cli) ingest(file string) int {
 	if err != nil {
 		return c.fail(exitFailure, "ingest %s: %v", file, err)
 	}
-	if err := fileio.WriteOnce(receiptPath, rec.Encode()); err != nil {
+	if err := fileio.WriteOnceShared(receiptPath, rec.Encode()); err != nil {
 		return c.fail(exitFailure, "ingest %s: %v", file, err)
 	}
 	fmt.Fprintf(c.stdout, "store=%s\nreceipt=%s\n", storePath, receiptPath)

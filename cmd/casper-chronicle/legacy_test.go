@@ -922,8 +922,8 @@ func TestArchiveSchemaUpgradeCommands(t *testing.T) {
 		inputs = append(inputs, "testdata/golden/"+filepath.Base(c)+"/input.txt")
 	}
 	archiveOK(t, repo, fresh, append([]string{"ingest"}, inputs...)...)
-	archiveOK(t, repo, fresh, "query", "testdata/golden/g3_arabic_prose_fixture/input.txt", "هل سدد أحمد دين خالد؟")
-	archiveOK(t, repo, fresh, "find", "--doc", "testdata/golden/g1_english_intermediary/input.txt", "Alice Saud")
+	archiveOK(t, repo, fresh, "query", "testdata/golden/g3_arabic_prose_fixture/input.txt", "هل سدد أحمد دين خالد؟", "--keep")
+	archiveOK(t, repo, fresh, "find", "--doc", "testdata/golden/g1_english_intermediary/input.txt", "Alice Saud", "--keep")
 	require.Equal(t, archiveOK(t, dir, fresh, "docs", "--json"), docs)
 	require.Equal(t, archiveOK(t, dir, fresh, "receipts", "--json"), archiveOK(t, dir, "s2.db", "receipts", "--json"))
 	verified := archiveOK(t, dir, "s2.db", "receipts", "--verify")

@@ -61,7 +61,7 @@ func (c *cli) answer(cmd string, kind receipt.Kind, storePath, question string) 
 		return c.fail(exitFailure, "%s: %v", cmd, err)
 	}
 	receiptPath := storePath + receipt.FileSuffix(kind, store.Version, question)
-	if err := fileio.WriteOnce(receiptPath, rec.Encode()); err != nil {
+	if err := fileio.WriteOnceShared(receiptPath, rec.Encode()); err != nil {
 		return c.fail(exitFailure, "%s: %v", cmd, err)
 	}
 	fmt.Fprintf(c.stdout, "%s\nreceipt=%s\n", result, receiptPath)

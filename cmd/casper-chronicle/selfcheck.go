@@ -53,7 +53,7 @@ func (c *cli) selfCheck() int {
 		}
 	}
 	for path, story := range map[string]string{selfTestFile: selfTestStory, conflictTestFile: conflictTestStory, missingTestFile: missingTestStory} {
-		if err := fileio.CreateExclusive(path, []byte(story)); err != nil {
+		if err := fileio.CreateShared(path, []byte(story)); err != nil {
 			return c.fail(exitFailure, "--self-check: %v", err)
 		}
 	}

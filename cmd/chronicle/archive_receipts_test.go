@@ -82,8 +82,10 @@ func TestArchiveFindReceipt(t *testing.T) {
 	// Text view: the hits, then where the receipt went.
 	text := w.ok("find", "alpha beta", "--text", "--receipt", "text.receipt")
 	require.Regexp(t, "^MATCHES  3 matching lines in five\\.txt\n", text)
-	require.Regexp(t, "\nreceipt [0-9a-f]{12} kept and written to text\\.receipt \\(`verify FILE` checks it\\)\n$", text)
+	require.Regexp(t, "\nreceipt [0-9a-f]{12} written to text\\.receipt \\(`verify FILE` checks it; --keep also keeps it\\)\n$", text)
 	requireVerdict(t, w, "text.receipt", "VALID")
+	kept := w.ok("find", "alpha beta", "--text", "--keep")
+	require.Regexp(t, "\nreceipt [0-9a-f]{12} kept \\(`receipts` lists it\\)\n$", kept)
 
 	fields := strings.Split(strings.TrimSuffix(data, "\n"), "\n")
 	require.Len(t, fields, 7)
@@ -132,7 +134,7 @@ func TestEntityReceipt(t *testing.T) {
 	w := setWS(t, 3)
 	plain := w.ok("entity", "Alice")
 	require.Len(t, lines(plain), 2)
-	out := w.ok("entity", "Alice", "--receipt", "-")
+	out := w.ok("entity", "Alice", "--receipt", "-", "--keep")
 	require.True(t, strings.HasPrefix(out, plain), "the events first, as without --receipt")
 	rec := strings.TrimPrefix(out, plain)
 	require.Regexp(t, "^CHRONICLE-ARCHIVE-SET-RECEIPT-V1\nkind:ENTITY\ndocuments:3\nset_sha256:[0-9a-f]{64}\n"+
@@ -145,11 +147,12 @@ func TestEntityReceipt(t *testing.T) {
 	require.Contains(t, text, "one.txt:2  subject BORROWED_FROM Bob")
 
 	// An entity nobody names: no events, still a receipt that verifies.
-	none := w.ok("entity", "Nobody", "--receipt", "none.receipt")
+	none := w.ok("entity", "Nobody", "--receipt", "none.receipt", "--keep")
 	require.Empty(t, none)
 	requireVerdict(t, w, "none.receipt", "VALID")
 
-	w.ok("find", "alpha", "--receipt", "find.receipt")
+	w.ok("find", "alpha", "--receipt", "find.receipt", "--keep")
+	w.ok("find", "alpha beta", "--receipt", "not-kept.receipt") // written, not kept: not listed
 	w.ok("ingest", "four.txt", "five.txt")
 	require.Len(t, lines(w.ok("entity", "Alice")), 4)
 	requireVerdict(t, w, "entity.receipt", "VALID")

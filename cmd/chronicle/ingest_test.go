@@ -28,7 +28,9 @@ func TestIngestBatch(t *testing.T) {
 	r := w.run("ingest", "batch")
 	require.Equal(t, 1, r.code, "%s", r)
 	out := lines(r.stdout)
-	require.Len(t, out, 3, r.stdout)
+	require.Len(t, out, 4, r.stdout)
+	require.Equal(t, "skipped   batch/.hidden.txt  hidden (its name starts with a dot)", out[0])
+	out = out[1:]
 	require.Regexp(t, `^new +batch/a\.txt +[0-9a-f]{12} +1 events$`, out[0])
 	require.Regexp(t, `^rejected +batch/b\.txt: line 2\b.*@chronicle record has 8 fields, want 9$`, out[1])
 	require.Regexp(t, `^new +batch/c\.txt +[0-9a-f]{12} +1 events$`, out[2])
@@ -59,7 +61,7 @@ func TestIngestBatch(t *testing.T) {
 	// Re-ingest: the good files are reused, the bad one rejected again.
 	r = w.run("ingest", "batch")
 	require.Equal(t, 1, r.code, "%s", r)
-	out = lines(r.stdout)
+	out = lines(r.stdout)[1:] // after the hidden file's line
 	require.Len(t, out, 3)
 	require.Regexp(t, `^reused +batch/a\.txt +[0-9a-f]{12} +first imported 2025-06-15T15:06:40Z$`, out[0])
 	require.Regexp(t, `^rejected +batch/b\.txt: line 2\b`, out[1])

@@ -9,7 +9,8 @@ import (
 )
 
 // TestAnswerOutput: on a pipe every answer is the canonical JSON line,
-// --text forces the readable view, and every answer keeps a receipt.
+// --text forces the readable view; an answer prints its receipt's ID and
+// writes nothing to the archive, unless --keep keeps the receipt.
 func TestAnswerOutput(t *testing.T) {
 	t.Parallel()
 	w := g1WS(t)
@@ -23,11 +24,14 @@ func TestAnswerOutput(t *testing.T) {
 		"  input.txt:4  @chronicle\tSaud\tINTERMEDIARY_FOR\tBob\t-\tSAR\tT2\tASSERTED\tPOSITIVE\tCONFIRMED",
 		"+ input.txt:5  @chronicle\tAlice\tPAID_TO\tSaud\t40\tSAR\tT3\tASSERTED\tPOSITIVE\tCONFIRMED",
 		"  input.txt:6  @chronicle\tAlice\tTRANSFER_TO\tSaud\t60\tSAR\tT4\tUNCERTAIN\tPOSITIVE\tPENDING",
-		"receipt 338852358649 kept (`receipts input.txt` lists it; --receipt FILE writes it)",
+		"receipt 338852358649 (--receipt FILE writes it, --keep keeps it in the archive)",
 		"",
 	}, "\n"), text)
+	require.Len(t, w.receipts("input.txt"), 1, "only the INGEST receipt: answering wrote nothing")
+	require.True(t, strings.HasSuffix(w.ok("query", "input.txt", g1Q, "--text", "--keep"),
+		"\nreceipt 338852358649 kept (`receipts input.txt` lists it)\n"))
 	require.Regexp(t, `^MATCHES  6 matching lines in input\.txt\n  input\.txt:5  \[2\]  `, w.ok("find", "--doc", "input.txt", "Alice Saud", "--text"))
-	require.Regexp(t, "^UNRESOLVED  Alice owns Book\n\\(no evidence\\)\nreceipt [0-9a-f]{12} kept \\(`receipts input.txt` lists it; --receipt FILE writes it\\)\n$",
+	require.Regexp(t, "^UNRESOLVED  Alice owns Book\n\\(no evidence\\)\nreceipt [0-9a-f]{12} \\(--receipt FILE writes it, --keep keeps it in the archive\\)\n$",
 		w.ok("claim", "input.txt", "Alice", "owns", "Book", "--text"))
 	// --receipt - prints the receipt after the result.
 	printed := w.ok("claim", "input.txt", "Alice", "owns", "Book", "--json", "--receipt", "-")
@@ -35,9 +39,9 @@ func TestAnswerOutput(t *testing.T) {
 	// --json wins over --text.
 	require.Equal(t, g1Answer(t), w.ok("query", "input.txt", g1Q, "--text", "--json"))
 
-	w.ok("claim", "input.txt", "Alice", "owns", "Book")
-	w.ok("find", "--doc", "input.txt", "Alice Saud")
-	w.ok("query", "input.txt", g1Q) // asked again: kept once
+	w.ok("claim", "input.txt", "Alice", "owns", "Book", "--keep")
+	w.ok("find", "--doc", "input.txt", "Alice Saud", "--keep")
+	w.ok("query", "input.txt", g1Q, "--keep") // asked again: kept once
 
 	recs := w.receipts("input.txt")
 	var kinds, questions []string
@@ -47,8 +51,8 @@ func TestAnswerOutput(t *testing.T) {
 		require.Equal(t, g1Prefix, r.Document)
 		require.True(t, strings.HasPrefix(r.Receipt, "CHRONICLE-ARCHIVE-RECEIPT-V1\nkind:"+r.Kind+"\n"))
 	}
-	require.Equal(t, []string{"INGEST", "QUERY", "FIND", "QUERY"}, kinds)
-	require.Equal(t, []string{"", g1Q, "Alice Saud", "@claim\tAlice\towns\tBook"}, questions)
+	require.Equal(t, []string{"INGEST", "QUERY", "QUERY", "FIND"}, kinds)
+	require.Equal(t, []string{"", g1Q, "@claim\tAlice\towns\tBook", "Alice Saud"}, questions)
 
 	listing := lines(w.ok("receipts", "input.txt"))
 	require.Len(t, listing, 4)

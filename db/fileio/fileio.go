@@ -19,9 +19,11 @@ const MaxStoreFile = engine.HeaderSize + engine.MaxSourceSize + engine.MaxEvents
 // ErrTooLarge: a file exceeds the size its kind can have.
 var ErrTooLarge = errors.New("file is too large")
 
-// ReadLimited reads a whole file that must not exceed limit bytes.
+// ReadLimited reads a whole regular file (or a symbolic link to one) that
+// must not exceed limit bytes. Anything else fails at once with a
+// *NotRegularError (see OpenRegular): it never blocks on a FIFO.
 func ReadLimited(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}
@@ -36,14 +38,41 @@ func ReadLimited(path string, limit int64) ([]byte, error) {
 	return data, nil
 }
 
-// CreateExclusive writes data to a new file at path; it fails if anything
-// exists there and removes its partial file when the write fails.
+// File modes. Private by default: a file Chronicle writes for its user
+// (--receipt FILE, claims rows) holds evidence and is exactly PrivatePerm
+// (CreateExclusive, WriteOnce). Files written for the original tool
+// (casper-chronicle's stores and receipts, `chronicle export`) are
+// SharedPerm before the umask, as the original tool's are (CreateShared,
+// WriteOnceShared).
+const (
+	PrivatePerm os.FileMode = 0o600
+	SharedPerm  os.FileMode = 0o644
+)
+
+// CreateExclusive writes data to a new file at path, of mode PrivatePerm
+// whatever the umask; it fails if anything exists there (a FIFO included:
+// O_EXCL never opens it) and removes its partial file when the write fails.
 func CreateExclusive(path string, data []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	return createExclusive(path, data, PrivatePerm)
+}
+
+// CreateShared is CreateExclusive for a file of mode SharedPerm before the
+// umask.
+func CreateShared(path string, data []byte) error {
+	return createExclusive(path, data, SharedPerm)
+}
+
+func createExclusive(path string, data []byte, perm os.FileMode) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
 		return err
 	}
-	_, err = f.Write(data)
+	if perm == PrivatePerm {
+		err = f.Chmod(perm) // exactly 0600, whatever the umask took away
+	}
+	if err == nil {
+		_, err = f.Write(data)
+	}
 	if err == nil {
 		err = f.Sync()
 	}
@@ -60,14 +89,29 @@ func CreateExclusive(path string, data []byte) error {
 // ErrReceiptCollision: a different receipt already occupies the path.
 var ErrReceiptCollision = errors.New("a different receipt already exists at this path; it was left untouched")
 
-// WriteOnce writes a receipt with write-once semantics (SPEC 1.1): a new file,
-// or an existing file holding exactly these bytes.
+// WriteOnce writes a receipt with write-once semantics (SPEC 1.1): a new file
+// (mode PrivatePerm), or an existing regular file holding exactly these
+// bytes. Anything else at the path (a FIFO, a directory) is a
+// *NotRegularError, found without blocking.
 func WriteOnce(path string, data []byte) error {
-	err := CreateExclusive(path, data)
+	return writeOnce(path, data, PrivatePerm)
+}
+
+// WriteOnceShared is WriteOnce for a new file of mode SharedPerm before
+// the umask.
+func WriteOnceShared(path string, data []byte) error {
+	return writeOnce(path, data, SharedPerm)
+}
+
+func writeOnce(path string, data []byte, perm os.FileMode) error {
+	err := createExclusive(path, data, perm)
 	if err == nil || !errors.Is(err, os.ErrExist) {
 		return err
 	}
 	existing, rerr := ReadLimited(path, int64(len(data)))
+	if errors.Is(rerr, ErrNotRegular) {
+		return rerr
+	}
 	if rerr == nil && bytes.Equal(existing, data) {
 		return nil
 	}
