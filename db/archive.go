@@ -4,7 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
 	"time"
 
 	"github.com/klauspost/compress/zstd"
@@ -14,8 +18,10 @@ import (
 // DefaultPath is the archive used when neither --db nor CHRONICLE_DB is set.
 const DefaultPath = "chronicle.db"
 
-// LockTimeout bounds the wait for another process's lock.
-const LockTimeout = time.Second
+// LockTimeout bounds the wait for another process's lock when Options
+// give none: a reader waits for a writer's commit, a writer for the
+// readers in the archive (`--wait`, CHRONICLE_WAIT).
+const LockTimeout = 5 * time.Second
 
 var (
 	bucketMeta     = []byte("meta")
@@ -42,7 +48,8 @@ var (
 // Archive is an open archive file.
 type Archive struct {
 	path string
-	bolt *bolt.DB
+	bolt *bolt.DB // nil while a writer has released the archive (Release)
+	opts Options
 	// UpgradedFrom is the schema version the archive had before Open
 	// upgraded it (0 when no upgrade ran).
 	UpgradedFrom int
@@ -83,24 +90,18 @@ func Open(path string, opts Options) (*Archive, error) {
 			return nil, fmt.Errorf("archive %s: %w: the file is empty", path, ErrNotArchive)
 		}
 	}
-	b, err := bolt.Open(path, 0o644, &bolt.Options{Timeout: timeout, ReadOnly: opts.ReadOnly, FreelistType: bolt.FreelistMapType})
-	switch {
-	case errors.Is(err, bolt.ErrTimeout):
-		holder := "another process"
-		if h := lockHolder(path); h != "" {
-			holder = h
+	if !opts.ReadOnly {
+		if _, err := os.Lstat(path); errors.Is(err, os.ErrNotExist) {
+			if err := create(path); err != nil {
+				return nil, err
+			}
 		}
-		return nil, fmt.Errorf("archive %s: %w: %s holds it (waited %s; try again when it finishes)", path, ErrLocked, holder, timeout)
-	case errors.Is(err, bolt.ErrInvalid), errors.Is(err, bolt.ErrVersionMismatch), errors.Is(err, bolt.ErrChecksum):
-		return nil, fmt.Errorf("archive %s: %w: %v", path, ErrNotArchive, err)
-	case err != nil:
-		return nil, fmt.Errorf("archive %s: %w", path, err)
 	}
-	// bbolt grows the file AllocSize bytes ahead of its pages (16 MiB by
-	// default): a quarter of that keeps a small archive's file near its
-	// pages in use, for a truncate and fsync every 4 MiB of growth.
-	b.AllocSize = 4 << 20
-	a := &Archive{path: path, bolt: b}
+	b, err := openBolt(path, opts.ReadOnly, timeout)
+	if err != nil {
+		return nil, err
+	}
+	a := &Archive{path: path, bolt: b, opts: opts}
 	a.enc, err = zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(false))
 	if err == nil {
 		a.dec, err = zstd.NewReader(nil, zstd.WithDecoderConcurrency(runtime.GOMAXPROCS(0)))
@@ -122,12 +123,131 @@ func Open(path string, opts Options) (*Archive, error) {
 	return a, nil
 }
 
+// create makes a new archive at path, private to its owner (0600: the
+// documents are evidence), and never leaves an empty or half-initialised
+// file there: the archive is built and synced under a temporary name in
+// the same directory, then linked to path, which fails if another process
+// created it meanwhile (then that archive is used).
+func create(path string) error {
+	dir, base := filepath.Split(path)
+	removeAbandoned(dir, base)
+	tmp, err := os.CreateTemp(dir, fmt.Sprintf(".%s.creating-%d-", base, os.Getpid()))
+	if err != nil {
+		return fmt.Errorf("archive %s: %w", path, err)
+	}
+	name := tmp.Name()
+	defer os.Remove(name)
+	if err := tmp.Chmod(0o600); err != nil {
+		tmp.Close()
+		return fmt.Errorf("archive %s: %w", path, err)
+	}
+	tmp.Close()
+	a, err := Open(name, Options{})
+	if err != nil {
+		return err
+	}
+	if err := a.Close(); err != nil {
+		return fmt.Errorf("archive %s: %w", path, err)
+	}
+	if err := os.Link(name, path); err != nil && !errors.Is(err, os.ErrExist) {
+		return fmt.Errorf("archive %s: %w", path, err)
+	}
+	if d, err := os.Open(filepath.Dir(path)); err == nil {
+		d.Sync() // make the new name durable, as bbolt made the file
+		d.Close()
+	}
+	return nil
+}
+
+// removeAbandoned deletes the temporary files of creations whose process
+// is gone (killed while it created the archive); a live creator's is kept.
+func removeAbandoned(dir, base string) {
+	matches, _ := filepath.Glob(filepath.Join(dir, "."+base+".creating-*"))
+	for _, m := range matches {
+		rest := strings.TrimPrefix(filepath.Base(m), "."+base+".creating-")
+		pid, _, ok := strings.Cut(rest, "-")
+		if _, err := strconv.Atoi(pid); err != nil || !ok {
+			continue
+		}
+		if _, err := os.Stat("/proc/" + pid); errors.Is(err, os.ErrNotExist) {
+			os.Remove(m)
+		}
+	}
+}
+
+// openBolt opens the bbolt file, waiting up to timeout for its lock.
+func openBolt(path string, readOnly bool, timeout time.Duration) (*bolt.DB, error) {
+	b, err := bolt.Open(path, 0o644, &bolt.Options{Timeout: timeout, ReadOnly: readOnly, FreelistType: bolt.FreelistMapType})
+	switch {
+	case errors.Is(err, bolt.ErrTimeout):
+		holder := "another process"
+		if h := lockHolder(path); h != "" {
+			holder = h
+		}
+		return nil, fmt.Errorf("archive %s: %w: %s holds it (waited %s; try again when it finishes, or wait longer with --wait)", path, ErrLocked, holder, timeout)
+	case errors.Is(err, bolt.ErrInvalid), errors.Is(err, bolt.ErrVersionMismatch), errors.Is(err, bolt.ErrChecksum):
+		return nil, fmt.Errorf("archive %s: %w: %v", path, ErrNotArchive, err)
+	case !readOnly && (errors.Is(err, syscall.EROFS) || errors.Is(err, os.ErrPermission)):
+		return nil, fmt.Errorf("archive %s cannot be written here (%w); reads work, answers without --keep among them", path, err)
+	case err != nil:
+		return nil, fmt.Errorf("archive %s: %w", path, err)
+	}
+	// bbolt grows the file AllocSize bytes ahead of its pages (16 MiB by
+	// default): a quarter of that keeps a small archive's file near its
+	// pages in use, for a truncate and fsync every 4 MiB of growth.
+	b.AllocSize = 4 << 20
+	return b, nil
+}
+
+// Release lets other processes in: it closes the file and its lock until
+// the next Ingest, which takes a shared lock to look the document up and
+// the exclusive lock only for its commit, and releases both again. A batch
+// writer releases between documents, so readers wait at most one commit.
+// Only Ingest may be called on a released archive (and Close).
+func (a *Archive) Release() error {
+	if a.bolt == nil {
+		return nil
+	}
+	err := a.bolt.Close()
+	a.bolt = nil
+	return err
+}
+
+// reacquire reopens a released archive, read-only or for writing, and
+// checks that its schema is still the one this build writes.
+func (a *Archive) reacquire(readOnly bool) error {
+	timeout := a.opts.Timeout
+	if timeout == 0 {
+		timeout = LockTimeout
+	}
+	b, err := openBolt(a.path, readOnly, timeout)
+	if err != nil {
+		return err
+	}
+	err = b.View(func(tx *bolt.Tx) error {
+		v, err := readSchema(a.path, tx)
+		if err == nil && v != SchemaVersion {
+			err = fmt.Errorf("archive %s: %w: schema %d changed while it was released", a.path, ErrNotArchive, v)
+		}
+		return err
+	})
+	if err != nil {
+		b.Close()
+		return err
+	}
+	a.bolt = b
+	return nil
+}
+
 // Path is the file the archive was opened from.
 func (a *Archive) Path() string { return a.path }
 
 // Close releases the file and its lock.
 func (a *Archive) Close() error {
 	a.closeCodecs()
+	if a.bolt == nil { // released
+		return nil
+	}
 	return a.bolt.Close()
 }
 

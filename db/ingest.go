@@ -36,6 +36,14 @@ func (a *Archive) Ingest(src []byte, importedAt uint64, names ...string) (*Inges
 		p, err = a.prepareDocument(src, importedAt)
 		return err
 	}
+	// A released archive (Release) is looked at under a shared lock and
+	// written under the exclusive one, taken only for the commit.
+	released := a.bolt == nil
+	if released {
+		if err := a.reacquire(true); err != nil {
+			return nil, err
+		}
+	}
 	// Extraction is the expensive part and may fail: do it outside the write
 	// transaction unless the document is already present.
 	exists := false
@@ -45,10 +53,19 @@ func (a *Archive) Ingest(src []byte, importedAt uint64, names ...string) (*Inges
 	}); err != nil {
 		return nil, err
 	}
+	if released {
+		a.Release()
+	}
 	if !exists {
 		if err := prepare(); err != nil {
 			return nil, err
 		}
+	}
+	if released {
+		if err := a.reacquire(false); err != nil {
+			return nil, err
+		}
+		defer a.Release()
 	}
 	res := &IngestResult{}
 	err := a.bolt.Update(func(tx *bolt.Tx) error {

@@ -1,10 +1,12 @@
 package repl
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"chronicle/db"
 	"chronicle/db/fileio"
@@ -12,10 +14,18 @@ import (
 )
 
 // runIngest adds files and walked directories, one transaction per file;
-// a rejected file leaves no trace and the others still land.
+// a rejected file leaves no trace and the others still land. Every path
+// gets an outcome line, in walk order: new, reused, rejected (a failure:
+// exit 1) or, inside a walk, skipped with the reason (not a failure).
 func runIngest(x *ctx) error {
-	files, missing := expandPaths(x.p.args)
-	single := len(x.p.args) == 1 && len(files) == 1 && len(missing) == 0
+	entries := expandPaths(x.p.args)
+	files := 0
+	for _, e := range entries {
+		if e.outcome == "" {
+			files++
+		}
+	}
+	single := len(x.p.args) == 1 && len(entries) == 1
 	if (x.p.has("name") || x.p.has("receipt")) && !single {
 		return usageErrorf("--name and --receipt need exactly one file")
 	}
@@ -23,23 +33,39 @@ func runIngest(x *ctx) error {
 	if err != nil {
 		return err
 	}
-	a, err := x.open(true)
-	if err != nil {
-		return err
+	var a *db.Archive
+	if files > 0 { // nothing to ingest: the archive is not opened (or created)
+		if a, err = x.open(true); err != nil {
+			return err
+		}
+		// Hold the lock only while each document commits: readers (and
+		// other writers) get in between documents.
+		if err := a.Release(); err != nil {
+			return err
+		}
 	}
-	rejected := 0
-	for _, m := range missing {
-		rejected++
-		x.outcome("rejected", m.path, nil, m.err.Error())
-	}
-	progress := newProgress(x.env, len(files))
-	for i, path := range files {
+	rejected, counted, done := 0, 0, 0
+	progress := newProgress(x.env, files)
+	for _, e := range entries {
+		switch e.outcome {
+		case "skipped":
+			x.outcome("skipped", e.path, nil, e.reason)
+			continue
+		case "rejected":
+			rejected++
+			counted++
+			x.outcome("rejected", e.path, nil, e.reason)
+			continue
+		}
+		path := e.path
 		if x.env.Interrupted != nil && x.env.Interrupted() {
 			progress.clear()
-			fmt.Fprintf(x.env.Stderr, "chronicle ingest: interrupted; %d of %d files not ingested\n", len(files)-i, len(files))
+			fmt.Fprintf(x.env.Stderr, "chronicle ingest: interrupted; %d of %d files not ingested\n", files-done, files)
 			return exitStatus(ExitFailure)
 		}
-		progress.step(i, path)
+		progress.step(done, path)
+		done++
+		counted++
 		res, err := ingestFile(a, path, importedAt, x.p.value("name"))
 		if err != nil {
 			rejected++
@@ -67,7 +93,7 @@ func runIngest(x *ctx) error {
 	}
 	progress.clear()
 	if rejected > 0 {
-		return fmt.Errorf("%d of %d files rejected", rejected, len(files)+len(missing))
+		return fmt.Errorf("%d of %d files rejected", rejected, counted)
 	}
 	return nil
 }
@@ -84,14 +110,18 @@ func ingestFile(a *db.Archive, path string, importedAt uint64, extraName string)
 	return a.Ingest(src, importedAt, names...)
 }
 
-// outcome prints one ingest line: text on a terminal, JSON Lines with --json.
+// outcome prints one ingest line: text on a terminal, JSON Lines with --json
+// (a rejected entry carries "error", a skipped one "reason").
 func (x *ctx) outcome(kind, path string, res *db.IngestResult, detail string) {
 	if x.p.has("json") || x.env.JSON {
 		j := map[string]any{"path": path, "outcome": kind}
-		if res != nil {
+		switch {
+		case res != nil:
 			j["document_sha256"] = res.Doc.SHA256.String()
 			j["events"] = res.Doc.EventCount
-		} else {
+		case kind == "skipped":
+			j["reason"] = detail
+		default:
 			j["error"] = detail
 		}
 		printJSONLine(x.out(), j)
@@ -101,52 +131,87 @@ func (x *ctx) outcome(kind, path string, res *db.IngestResult, detail string) {
 	if res != nil {
 		hash = res.Doc.SHA256.Short()
 	}
-	if kind == "rejected" {
-		fmt.Fprintf(x.out(), "%-8s  %s: %s\n", kind, path, detail)
-		return
+	switch kind {
+	case "rejected":
+		fmt.Fprintf(x.out(), "%-8s  %s: %s\n", kind, sanitize(path), sanitize(detail))
+	case "skipped":
+		fmt.Fprintf(x.out(), "%-8s  %s  %s\n", kind, sanitize(path), sanitize(detail))
+	default:
+		fmt.Fprintf(x.out(), "%-8s  %s  %s  %s\n", kind, sanitize(path), hash, detail)
 	}
-	fmt.Fprintf(x.out(), "%-8s  %s  %s  %s\n", kind, path, hash, detail)
 }
 
-type missingPath struct {
-	path string
-	err  error
+// pathEntry is one path to ingest (outcome "") or one already decided:
+// "skipped" (inside a walk: not a document) or "rejected" (a failure).
+type pathEntry struct {
+	path, outcome, reason string
 }
 
-// expandPaths turns arguments into files: a directory contributes its
-// regular files in lexical order (hidden entries skipped).
-func expandPaths(args []string) ([]string, []missingPath) {
-	var files []string
-	var missing []missingPath
+// Reasons of the entries a walk skips.
+const (
+	reasonHidden  = "hidden (its name starts with a dot)"
+	reasonSymlink = "a symbolic link (not followed in a directory walk)"
+)
+
+// expandPaths turns arguments into entries, in order. A path named on the
+// command line is followed when it is a symbolic link; it must be a
+// regular file or a directory, anything else (a FIFO, a socket, a device)
+// is rejected. A directory contributes its entries in lexical order,
+// recursively: regular files to ingest; hidden entries, symbolic links,
+// FIFOs, sockets and devices skipped with the reason; a directory that
+// cannot be listed rejected.
+func expandPaths(args []string) []pathEntry {
+	var out []pathEntry
 	for _, arg := range args {
 		st, err := os.Stat(arg)
-		if err != nil {
-			missing = append(missing, missingPath{arg, err})
-			continue
-		}
-		if !st.IsDir() {
-			files = append(files, arg)
-			continue
-		}
-		err = filepath.WalkDir(arg, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				missing = append(missing, missingPath{path, err})
-				return nil
-			}
-			if path != arg && len(d.Name()) > 0 && d.Name()[0] == '.' {
-				if d.IsDir() {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if d.Type().IsRegular() {
-				files = append(files, path)
-			}
-			return nil
-		})
-		if err != nil {
-			missing = append(missing, missingPath{arg, err})
+		switch {
+		case err != nil:
+			out = append(out, pathEntry{arg, "rejected", err.Error()})
+		case st.IsDir():
+			out = walkDir(arg, out)
+		case st.Mode().IsRegular():
+			out = append(out, pathEntry{path: arg})
+		default:
+			out = append(out, pathEntry{arg, "rejected", notRegular(st.Mode())})
 		}
 	}
-	return files, missing
+	return out
+}
+
+// walkDir appends the entries of dir, recursively, in lexical order.
+func walkDir(dir string, out []pathEntry) []pathEntry {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		out = append(out, pathEntry{dir, "rejected", "the directory cannot be read: " + err.Error()})
+		if len(entries) == 0 {
+			return out
+		}
+	}
+	for _, e := range entries {
+		path := filepath.Join(dir, e.Name())
+		t := e.Type()
+		switch {
+		case strings.HasPrefix(e.Name(), "."):
+			out = append(out, pathEntry{path, "skipped", reasonHidden})
+		case t.IsDir():
+			out = walkDir(path, out)
+		case t.IsRegular():
+			out = append(out, pathEntry{path: path})
+		case t&fs.ModeSymlink != 0:
+			out = append(out, pathEntry{path, "skipped", reasonSymlink})
+		default:
+			out = append(out, pathEntry{path, "skipped", notRegular(t)})
+		}
+	}
+	return out
+}
+
+// notRegular is the reason for a path that is not a regular file: "a FIFO,
+// not a regular file".
+func notRegular(m fs.FileMode) string {
+	return fileio.Kind(m) + ", not a regular file"
 }

@@ -74,10 +74,13 @@ func (s *session) interactive() int {
 }
 
 // background runs one command in a goroutine. The first Ctrl-C asks it to
-// stop (env.Interrupted: a batch ingest stops after the current document,
-// which lands whole or not at all); a second one stops waiting, discards
-// what the command still prints and returns to the prompt. With $PAGER set
-// the output is collected and paged when it is taller than the terminal.
+// stop (env.Interrupted: a batch ingest, check and reindex stop after the
+// current document, which lands whole or not at all) and the prompt
+// returns once it has: a command abandoned while it still held the
+// archive would lock the session's next command out. A second Ctrl-C
+// says so; a third leaves Chronicle (exit 130), which releases everything.
+// With $PAGER set the output is collected and paged when it is taller than
+// the terminal.
 func (s *session) background(env *Env, run func(*Env) int) int {
 	for drained := false; !drained; {
 		select {
@@ -99,6 +102,7 @@ func (s *session) background(env *Env, run func(*Env) int) int {
 	env.Stdout, env.Stderr = out, errOut
 	done := make(chan int, 1)
 	go func() { done <- run(env) }()
+	interrupts := 0
 	for {
 		select {
 		case code := <-done:
@@ -108,15 +112,19 @@ func (s *session) background(env *Env, run func(*Env) int) int {
 			}
 			return code
 		case <-s.sigint:
-			if !stop.Load() {
+			interrupts++
+			switch {
+			case interrupts == 1:
 				stop.Store(true)
-				fmt.Fprintln(os.Stderr, "\nchronicle: interrupting; the command stops at its next safe point (Ctrl-C again to stop waiting)")
-				continue
+				fmt.Fprintln(os.Stderr, "\nchronicle: interrupting; the command stops at its next safe point (after the current document)")
+			case interrupts == 2:
+				fmt.Fprintln(os.Stderr, "\nchronicle: still stopping: the prompt returns when the command has released the archive (Ctrl-C once more leaves Chronicle)")
+			default:
+				out.close()
+				errOut.close()
+				fmt.Fprintln(os.Stderr, "\nchronicle: leaving; a document being written lands whole or not at all")
+				os.Exit(130)
 			}
-			out.close()
-			errOut.close()
-			fmt.Fprintln(os.Stderr, "\nchronicle: stopped waiting; the command finishes in the background and its output is discarded")
-			return 130
 		}
 	}
 }
