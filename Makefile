@@ -4,7 +4,7 @@ BIN     := bin
 FUZZTIME ?= 10s
 PKGS    := ./...
 
-.PHONY: all build run test lint bench bench-archive fuzz clean
+.PHONY: all build run test lint bench bench-archive fuzz reliability clean
 
 all: build
 
@@ -33,6 +33,13 @@ run: build
 
 test: lint
 	$(GO) test -count=1 $(PKGS)
+
+# reliability: the damage harness of issue 12 at full size (3000 damaged
+# copies of a 20-document archive, every read command on each); prints its
+# counts. `make test` runs 300 trials.
+DAMAGE_TRIALS ?= 3000
+reliability:
+	CHRONICLE_DAMAGE_TRIALS=$(DAMAGE_TRIALS) $(GO) test -count=1 -timeout=30m -run '^TestDamageHarness$$' -v ./cmd/chronicle | grep -a -E 'damage harness:|WRONG|VALID over|MISSED|^(ok|FAIL|---)'
 
 lint:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

@@ -27,7 +27,16 @@ func (p Problem) String() string {
 // returns one Problem per finding; an error only when the archive cannot be
 // read at all.
 func (a *Archive) Check() ([]Problem, error) {
-	docs, err := a.Docs()
+	// The records alone: the links between buckets are checked below, one
+	// problem each.
+	var docs []*Document
+	err := a.bolt.View(func(tx *bolt.Tx) error {
+		var err error
+		if docs, err = docRecords(tx); err == nil {
+			err = checkSeqRange(tx, docs)
+		}
+		return err
+	})
 	if err != nil {
 		return []Problem{{Detail: err.Error()}}, nil
 	}

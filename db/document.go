@@ -1,6 +1,8 @@
 package db
 
 import (
+	"bytes"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -80,15 +82,73 @@ func (d *Document) hasName(name string) bool {
 	return false
 }
 
+// A document record (schema 9) is its JSON object with a last member
+// "record_sha256": the SHA-256 of the record's key (the document digest)
+// followed by the object without that member. Every read checks it, so no
+// field of a record (size, events, import time, sequence, names) is used
+// unless it is the one written.
+const recordTag = `,"record_sha256":"`
+
+// recordTail is the length of the digest member and the closing brace.
+const recordTail = len(recordTag) + 64 + 2
+
+func recordDigest(key, body []byte) Digest {
+	h := sha256.New()
+	h.Write(key)
+	h.Write(body)
+	return Digest(h.Sum(nil))
+}
+
 func (d *Document) encode() []byte {
 	b, err := json.Marshal(d)
 	if err != nil {
 		panic(err) // a Document always marshals
 	}
-	return b
+	sum := recordDigest(d.SHA256[:], b)
+	out := make([]byte, 0, len(b)+recordTail)
+	out = append(out, b[:len(b)-1]...)
+	out = append(out, recordTag...)
+	out = hex.AppendEncode(out, sum[:])
+	return append(out, '"', '}')
 }
 
+// splitRecord returns the body of a record whose digest member checks, and
+// false for a record without a valid one.
+func splitRecord(key, value []byte) ([]byte, bool) {
+	if len(value) < recordTail+2 || !bytes.HasSuffix(value, []byte(`"}`)) {
+		return nil, false
+	}
+	at := len(value) - recordTail
+	if !bytes.Equal(value[at:at+len(recordTag)], []byte(recordTag)) {
+		return nil, false
+	}
+	var want Digest
+	if _, err := hex.Decode(want[:], value[at+len(recordTag):len(value)-2]); err != nil {
+		return nil, false
+	}
+	body := append(bytes.Clone(value[:at]), '}')
+	return body, recordDigest(key, body) == want
+}
+
+// decodeDocument decodes a document record and checks its digest.
 func decodeDocument(key, value []byte) (*Document, error) {
+	body, ok := splitRecord(key, value)
+	if !ok {
+		return nil, fmt.Errorf("document %x: %w: its record does not match its digest (run `chronicle check`; restore the archive from a copy)", key, ErrCorrupt)
+	}
+	return decodeRecord(key, body)
+}
+
+// decodeLegacyDocument decodes a record written before schema 9 (no
+// digest member) or after.
+func decodeLegacyDocument(key, value []byte) (*Document, error) {
+	if body, ok := splitRecord(key, value); ok {
+		return decodeRecord(key, body)
+	}
+	return decodeRecord(key, value)
+}
+
+func decodeRecord(key, value []byte) (*Document, error) {
 	var d Document
 	if err := json.Unmarshal(value, &d); err != nil {
 		return nil, fmt.Errorf("document %x: %w: record: %v", key, ErrCorrupt, err)

@@ -59,7 +59,11 @@ func docBySeq(tx *bolt.Tx, seq uint64) (*Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	return decodeDocument(key, raw)
+	d, err := decodeDocument(key, raw)
+	if err == nil && d.Seq != seq {
+		err = fmt.Errorf("document %s (%s): %w: sequence entry #%d points at it but its record has #%d (run `chronicle check`)", d.Label(), d.SHA256, ErrCorrupt, seq, d.Seq)
+	}
+	return d, err
 }
 
 // docRecordBySeq returns the key and the undecoded record of the document
@@ -101,7 +105,9 @@ func (a *Archive) startReindex(tx *bolt.Tx) error {
 	}
 	seqs := tx.Bucket(bucketSeqs)
 	if err := tx.Bucket(bucketDocs).ForEach(func(k, v []byte) error {
-		d, err := decodeDocument(k, v)
+		// An upgrade rebuilds the indexes before its later steps rewrite
+		// the records (rewriteRecords): only the sequence number is used.
+		d, err := decodeLegacyDocument(k, v)
 		if err != nil {
 			return err
 		}
@@ -238,8 +244,17 @@ func (a *Archive) Entity(name string) ([]EntityHit, error) {
 	var out []EntityHit
 	err := a.bolt.View(func(tx *bolt.Tx) error {
 		refs, err := index.Entity(tx, name)
-		if err != nil || len(refs) == 0 {
+		if err != nil && !errors.Is(err, index.ErrDamaged) {
 			return err
+		}
+		// A name whose entries differ from its count fails after its
+		// entries are checked (their errors are more precise).
+		countErr := err
+		if countErr != nil {
+			countErr = fmt.Errorf("%w: entity %q: %v (run `chronicle check`, then `chronicle reindex`)", ErrCorrupt, name, err)
+		}
+		if len(refs) == 0 {
+			return countErr
 		}
 		spans, err := index.NewSpans(tx)
 		if err != nil {
@@ -260,6 +275,10 @@ func (a *Archive) Entity(name string) ([]EntityHit, error) {
 		}
 		if l.failAt > 0 {
 			out = l.out[:l.failAt]
+		}
+		if l.err == nil && countErr != nil {
+			out = nil
+			return countErr
 		}
 		return l.err
 	})
@@ -296,7 +315,12 @@ type entityDoc struct {
 }
 
 func (d *entityDoc) get() (*Document, error) {
-	d.once.Do(func() { d.doc, d.err = decodeDocument(d.key, d.raw) })
+	d.once.Do(func() {
+		d.doc, d.err = decodeDocument(d.key, d.raw)
+		if d.err == nil && d.doc.Seq != d.seq {
+			d.err = fmt.Errorf("document %s (%s): %w: sequence entry #%d points at it but its record has #%d (run `chronicle check`)", d.doc.Label(), d.doc.SHA256, ErrCorrupt, d.seq, d.doc.Seq)
+		}
+	})
 	return d.doc, d.err
 }
 
@@ -391,10 +415,13 @@ func (l *entityLookup) derive(lo, hi int) {
 // appending its span bytes to buf.
 func (l *entityLookup) hit(i int, d *Document, buf *[]byte) error {
 	r := l.refs[i]
-	sp, ok := index.DecodeEntitySpan(l.values[i])
+	sp, ok := index.DecodeEntitySpan(r.Seq, r.Event, l.values[i])
 	corrupt := func(why string) error {
 		return fmt.Errorf("document %s (%s): %w: entity index entry for event %d (line %d) %s",
 			d.Label(), d.SHA256, ErrCorrupt, r.Event+1, sp.Line, why)
+	}
+	if !ok && len(l.values[i]) >= index.SpanHeaderSize {
+		return corrupt("does not match its digest (run `chronicle check`, then `chronicle reindex`)")
 	}
 	if !ok {
 		return corrupt("is malformed")
@@ -432,7 +459,9 @@ func (a *Archive) EntityNames(prefix string) ([]index.NameCount, error) {
 	var out []index.NameCount
 	err := a.bolt.View(func(tx *bolt.Tx) error {
 		var err error
-		out, err = index.EntityNames(tx, prefix)
+		if out, err = index.EntityNames(tx, prefix); errors.Is(err, index.ErrDamaged) {
+			err = fmt.Errorf("%w: %v (run `chronicle check`, then `chronicle reindex`)", ErrCorrupt, err)
+		}
 		return err
 	})
 	return out, err
@@ -474,6 +503,9 @@ func (a *Archive) checkIndex(docs []*Document) []Problem {
 			if n, err := index.CheckEntities(tx, d.Seq, events, src); err != nil || n > 0 {
 				problems = append(problems, Problem{Doc: d.Label(), Detail: fmt.Sprintf("entity index misses %d entries of the document (run `chronicle reindex`)%s", n, errSuffix(err))})
 			}
+		}
+		if bad, err := index.CheckEntityCounts(tx); err != nil || bad > 0 {
+			problems = append(problems, Problem{Detail: fmt.Sprintf("entity index: %d names do not match their counts (run `chronicle reindex`)%s", bad, errSuffix(err))})
 		}
 		stray, err := index.StrayTermBits(tx, func(seq uint64) bool { return known[seq] })
 		if err != nil || stray > 0 {

@@ -129,9 +129,13 @@ func editDocRecord(d *db.Document, fn func(rec map[string]any)) func(tx *bolt.Tx
 		if err := json.Unmarshal(b.Get(d.SHA256[:]), &rec); err != nil {
 			return err
 		}
+		delete(rec, "record_sha256")
 		fn(rec)
 		out, err := json.Marshal(rec)
 		if err != nil {
+			return err
+		}
+		if out, err = db.SealRecordForTest(d.SHA256[:], out); err != nil {
 			return err
 		}
 		return b.Put(d.SHA256[:], out)
@@ -213,7 +217,7 @@ func TestFindLinesAcrossChunks(t *testing.T) {
 // the documents before next indexed again by the caller's fn, if any).
 func emptyIndexes(next uint64) func(tx *bolt.Tx) error {
 	return func(tx *bolt.Tx) error {
-		for _, name := range []string{"grams", "lines", "entities", "spans"} {
+		for _, name := range []string{"grams", "lines", "entities", "spans", "entity_counts"} {
 			if err := tx.DeleteBucket([]byte(name)); err != nil {
 				return err
 			}

@@ -43,9 +43,20 @@ func resolve(tx *bolt.Tx, arg string) (*Document, error) {
 	if key := tx.Bucket(bucketNames).Get([]byte(arg)); key != nil {
 		raw := docs.Get(key)
 		if raw == nil {
-			return nil, fmt.Errorf("name %q: %w: it points at missing document %x", arg, ErrCorrupt, key)
+			return nil, fmt.Errorf("name %q: %w: it points at missing document %x (run `chronicle check`)", arg, ErrCorrupt, key)
 		}
-		return decodeDocument(key, raw)
+		d, err := decodeDocument(key, raw)
+		if err != nil {
+			return nil, err
+		}
+		// Both ways: the record must list the name that led to it.
+		if !d.hasName(arg) {
+			return nil, fmt.Errorf("name %q: %w: its entry points at document %s, whose record does not list it (run `chronicle check`)", arg, ErrCorrupt, d.SHA256)
+		}
+		if err := checkSeqOf(tx, d); err != nil {
+			return nil, err
+		}
+		return d, nil
 	}
 	prefix := strings.ToLower(arg)
 	if len(prefix) < MinPrefix || len(prefix) > 64 || !isHex(prefix) {
@@ -61,6 +72,9 @@ func resolve(tx *bolt.Tx, arg string) (*Document, error) {
 		}
 		d, err := decodeDocument(k, v)
 		if err != nil {
+			return nil, err
+		}
+		if err := checkLinks(tx, d); err != nil {
 			return nil, err
 		}
 		found = append(found, d)
@@ -87,21 +101,78 @@ func isHex(s string) bool {
 	return true
 }
 
-// Docs lists every document in import order.
+// Docs lists every document in import order. Every record is checked
+// against its digest and against the name and sequence entries pointing at
+// it, both ways, and the records must be exactly the documents #1 to the
+// last sequence number issued: a document missing from the listing is
+// corruption, not a shorter answer.
 func (a *Archive) Docs() ([]*Document, error) {
 	var out []*Document
 	err := a.bolt.View(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketDocs).ForEach(func(k, v []byte) error {
-			d, err := decodeDocument(k, v)
-			if err != nil {
+		var err error
+		if out, err = docRecords(tx); err != nil {
+			return err
+		}
+		for _, d := range out {
+			if err := checkLinks(tx, d); err != nil {
 				return err
 			}
-			out = append(out, d)
-			return nil
-		})
+		}
+		return checkSeqRange(tx, out)
+	})
+	return out, err
+}
+
+// docRecords decodes every document record, in import order.
+func docRecords(tx *bolt.Tx) ([]*Document, error) {
+	var out []*Document
+	err := tx.Bucket(bucketDocs).ForEach(func(k, v []byte) error {
+		d, err := decodeDocument(k, v)
+		if err != nil {
+			return err
+		}
+		out = append(out, d)
+		return nil
 	})
 	sort.Slice(out, func(i, j int) bool { return out[i].Seq < out[j].Seq })
 	return out, err
+}
+
+// checkSeqRange checks that docs (in import order) are the documents #1 to
+// the last sequence number issued, once each.
+func checkSeqRange(tx *bolt.Tx, docs []*Document) error {
+	last := maxSeq(tx)
+	for i, d := range docs {
+		if d.Seq != uint64(i+1) {
+			return fmt.Errorf("document %s (%s): %w: its record has sequence number #%d where #%d was expected (run `chronicle check`; restore the archive from a copy)",
+				d.Label(), d.SHA256, ErrCorrupt, d.Seq, i+1)
+		}
+	}
+	if uint64(len(docs)) != last {
+		return fmt.Errorf("%w: the archive issued %d documents but holds %d records (run `chronicle check`; restore the archive from a copy)",
+			ErrCorrupt, last, len(docs))
+	}
+	return nil
+}
+
+// checkLinks checks that every name of d's record and its sequence number
+// point back at d.
+func checkLinks(tx *bolt.Tx, d *Document) error {
+	nb := tx.Bucket(bucketNames)
+	for _, n := range d.Names {
+		if !bytes.Equal(nb.Get([]byte(n)), d.SHA256[:]) {
+			return fmt.Errorf("document %s (%s): %w: the name entry %q does not point back at it (run `chronicle check`)", d.Label(), d.SHA256, ErrCorrupt, n)
+		}
+	}
+	return checkSeqOf(tx, d)
+}
+
+// checkSeqOf checks that d's sequence entry points at d.
+func checkSeqOf(tx *bolt.Tx, d *Document) error {
+	if !bytes.Equal(tx.Bucket(bucketSeqs).Get(seqKey(d.Seq)), d.SHA256[:]) {
+		return fmt.Errorf("document %s (%s): %w: sequence entry #%d does not point back at it (run `chronicle check`)", d.Label(), d.SHA256, ErrCorrupt, d.Seq)
+	}
+	return nil
 }
 
 // Document returns the record of a document by digest.
@@ -113,8 +184,10 @@ func (a *Archive) Document(doc Digest) (*Document, error) {
 			return fmt.Errorf("document %s: %w", doc, ErrUnknownDoc)
 		}
 		var err error
-		d, err = decodeDocument(doc[:], raw)
-		return err
+		if d, err = decodeDocument(doc[:], raw); err != nil {
+			return err
+		}
+		return checkSeqOf(tx, d)
 	})
 	return d, err
 }

@@ -1,7 +1,10 @@
 package db
 
 import (
+	"encoding/binary"
 	"fmt"
+	"hash/fnv"
+	"os"
 	"strconv"
 
 	"chronicle/index"
@@ -12,7 +15,7 @@ import (
 // SchemaVersion is the layout this package reads and writes. Older archives
 // are upgraded on open by the registered steps below, all in one write
 // transaction; newer ones are refused.
-const SchemaVersion = 8
+const SchemaVersion = 9
 
 // bucketOriginals keeps original V1/V2 receipt files imported beside their
 // stores (schema 2): document SHA-256 ‖ SHA-256 of the receipt bytes →
@@ -61,6 +64,36 @@ var Upgrades = []Upgrade{
 			_, err := tx.CreateBucketIfNotExists(bucketClaims)
 			return err
 		}},
+	{From: 8, Summary: "bind a digest to every document record and index entry, checked on every read",
+		Apply: func(a *Archive, tx *bolt.Tx) error {
+			if err := rewriteRecords(tx); err != nil {
+				return err
+			}
+			return a.reindexOnce(tx)
+		}},
+}
+
+// rewriteRecords re-encodes every document record with its digest (schema
+// 9).
+func rewriteRecords(tx *bolt.Tx) error {
+	docs := tx.Bucket(bucketDocs)
+	var all []*Document
+	if err := docs.ForEach(func(k, v []byte) error {
+		d, err := decodeLegacyDocument(k, v)
+		if err != nil {
+			return err
+		}
+		all = append(all, d)
+		return nil
+	}); err != nil {
+		return err
+	}
+	for _, d := range all {
+		if err := docs.Put(d.SHA256[:], d.encode()); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // reindexOnce starts a rebuild of the indexes at most once per upgrade:
@@ -74,6 +107,48 @@ func (a *Archive) reindexOnce(tx *bolt.Tx) error {
 	}
 	a.reindexed = true
 	return a.startReindex(tx)
+}
+
+// checkFileSize refuses a file shorter than the pages its last commit uses
+// (a truncated copy): reading a page past the end would fault.
+func checkFileSize(path string, tx *bolt.Tx) error {
+	st, err := os.Stat(path)
+	if err != nil {
+		return fmt.Errorf("archive %s: %w", path, err)
+	}
+	if st.Size() < tx.Size() {
+		return fmt.Errorf("archive %s: %w: the file is truncated (%d bytes, its pages need %d); restore it from a copy",
+			path, ErrCorrupt, st.Size(), tx.Size())
+	}
+	return checkMetaPages(path, tx.DB().Info().PageSize)
+}
+
+// checkMetaPages checks both of bbolt's meta pages (pages 0 and 1, written
+// alternately by commits). bbolt silently falls back to the other one when
+// one is damaged, which would show the archive as it was one commit
+// earlier: a damaged meta page is refused instead.
+func checkMetaPages(path string, pageSize int) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("archive %s: %w", path, err)
+	}
+	defer f.Close()
+	buf := make([]byte, 2*pageSize)
+	if _, err := f.ReadAt(buf, 0); err != nil {
+		return fmt.Errorf("archive %s: %w: its header pages cannot be read (%v); restore it from a copy", path, ErrCorrupt, err)
+	}
+	for i := 0; i < 2; i++ {
+		// Page header (16 bytes), then the meta: magic, version, page
+		// size, flags, root bucket (16), freelist, pgid, txid, and the
+		// FNV-1a 64 checksum of the 56 bytes before it.
+		m := buf[i*pageSize+16 : i*pageSize+16+64]
+		h := fnv.New64a()
+		h.Write(m[:56])
+		if binary.LittleEndian.Uint32(m) != 0xED0CDAED || binary.LittleEndian.Uint64(m[56:]) != h.Sum64() {
+			return fmt.Errorf("archive %s: %w: header page %d is damaged, so the file may show an earlier state; restore it from a copy", path, ErrCorrupt, i)
+		}
+	}
+	return nil
 }
 
 // readSchema returns the archive's schema version, 0 for an empty file.
@@ -106,6 +181,9 @@ func (a *Archive) initSchema(opts Options) error {
 	var version int
 	pending := false
 	if err := a.bolt.View(func(tx *bolt.Tx) error {
+		if err := checkFileSize(a.path, tx); err != nil {
+			return err
+		}
 		var err error
 		version, err = readSchema(a.path, tx)
 		pending = err == nil && version > 0 && reindexPending(tx)

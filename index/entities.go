@@ -2,7 +2,9 @@ package index
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/binary"
+	"errors"
 	"fmt"
 
 	"chronicle/engine"
@@ -58,8 +60,10 @@ func AddEntities(tx *bolt.Tx, seq uint64, events []engine.Event, src []byte) err
 	// pages) suits random inserts and doubled both buckets.
 	spans.FillPercent = fillAppend
 	b.FillPercent = fillMostlyAppend
+	added := map[string]uint64{}
+	var order []string
 	for i := range events {
-		v, err := entityValue(&events[i], src)
+		v, err := entityValue(seq, i, &events[i], src)
 		if err != nil {
 			return err
 		}
@@ -67,13 +71,129 @@ func AddEntities(tx *bolt.Tx, seq uint64, events []engine.Event, src []byte) err
 		if err := spans.Put(spanKey(seq, i), v); err != nil {
 			return err
 		}
+		for _, name := range []string{events[i].Subject, events[i].Object} {
+			if added[name] == 0 {
+				order = append(order, name)
+			}
+			added[name]++
+		}
 		for _, k := range entityKeys(seq, i, &events[i]) {
 			if err := b.Put(k, nil); err != nil {
 				return err
 			}
 		}
 	}
+	counts := tx.Bucket(bucketEntityCounts)
+	if counts == nil {
+		return fmt.Errorf("index: %s bucket missing", bucketEntityCounts)
+	}
+	for _, name := range order {
+		n := uint64(0)
+		if v := counts.Get([]byte(name)); v != nil {
+			var ok bool
+			if n, ok = decodeEntityCount(name, v); !ok {
+				return fmt.Errorf("%w: the entity count of %q does not match its digest (run `chronicle check`, then `chronicle reindex`)", ErrDamaged, name)
+			}
+		}
+		if err := counts.Put([]byte(name), entityCount(name, n+added[name])); err != nil {
+			return err
+		}
+	}
 	return nil
+}
+
+// ErrDamaged: an index entry does not match its digest or the entries it
+// accounts for.
+var ErrDamaged = errors.New("damaged index entry")
+
+// bucketEntityCounts maps an entity name to the number of its entity keys
+// (u64 BE) and a tag binding both (entityCount): a lookup or listing that
+// finds a different number of keys under the name fails instead of
+// answering without the entries a damaged key lost.
+var bucketEntityCounts = []byte("entity_counts")
+
+func entityCountTag(name string, n uint64) []byte {
+	h := sha256.New()
+	h.Write([]byte(name))
+	h.Write([]byte{0})
+	h.Write(binary.BigEndian.AppendUint64(nil, n))
+	return h.Sum(nil)[:8]
+}
+
+func entityCount(name string, n uint64) []byte {
+	return append(binary.BigEndian.AppendUint64(make([]byte, 0, 16), n), entityCountTag(name, n)...)
+}
+
+func decodeEntityCount(name string, v []byte) (uint64, bool) {
+	if len(v) != 16 {
+		return 0, false
+	}
+	n := binary.BigEndian.Uint64(v)
+	return n, bytes.Equal(v[8:], entityCountTag(name, n))
+}
+
+// checkEntityCount checks that name has exactly n entity keys.
+func checkEntityCount(tx *bolt.Tx, name string, n int) error {
+	counts := tx.Bucket(bucketEntityCounts)
+	if counts == nil {
+		return fmt.Errorf("index: %s bucket missing", bucketEntityCounts)
+	}
+	v := counts.Get([]byte(name))
+	if v == nil && n == 0 {
+		return nil
+	}
+	want, ok := decodeEntityCount(name, v)
+	switch {
+	case v == nil:
+		return fmt.Errorf("%w: the entity index holds %d entries for %q, which has no entity count", ErrDamaged, n, name)
+	case !ok:
+		return fmt.Errorf("%w: the entity count of %q does not match its digest", ErrDamaged, name)
+	case want != uint64(n):
+		return fmt.Errorf("%w: the entity index holds %d entries for %q, its count says %d", ErrDamaged, n, name, want)
+	}
+	return nil
+}
+
+// CheckEntityCounts compares every name's entity keys with its count; it
+// returns the number of names that differ and the first difference.
+func CheckEntityCounts(tx *bolt.Tx) (int, error) {
+	b, counts := tx.Bucket(bucketEntities), tx.Bucket(bucketEntityCounts)
+	if b == nil || counts == nil {
+		return 0, fmt.Errorf("index: %s or %s bucket missing", bucketEntities, bucketEntityCounts)
+	}
+	keys := map[string]int{}
+	if err := b.ForEach(func(k, _ []byte) error {
+		if sep := bytes.IndexByte(k, 0); sep >= 0 {
+			keys[string(k[:sep])]++
+		}
+		return nil
+	}); err != nil {
+		return 0, err
+	}
+	bad := 0
+	var first error
+	note := func(err error) {
+		if err != nil {
+			if bad++; first == nil {
+				first = err
+			}
+		}
+	}
+	for name, n := range keys {
+		note(checkEntityCount(tx, name, n))
+	}
+	if err := counts.ForEach(func(k, _ []byte) error {
+		if _, ok := keys[string(k)]; !ok {
+			note(checkEntityCount(tx, string(k), 0))
+			if bad == 0 || first == nil {
+				note(fmt.Errorf("%w: the entity count of %q accounts for entries that are missing", ErrDamaged, k))
+			}
+		}
+		return nil
+	}); err != nil {
+		return bad, err
+	}
+	return bad, first
 }
 
 // spanKey is seq (u64 BE) ‖ event index (u32 BE).
@@ -81,8 +201,10 @@ func spanKey(seq uint64, event int) []byte {
 	return binary.BigEndian.AppendUint32(binary.BigEndian.AppendUint64(make([]byte, 0, 12), seq), uint32(event))
 }
 
-// entityValue is line (u64 BE) ‖ byte_start (u64 BE) ‖ span SHA-256 ‖ span.
-func entityValue(e *engine.Event, src []byte) ([]byte, error) {
+// entityValue is line (u64 BE) ‖ byte_start (u64 BE) ‖ span SHA-256 ‖ tag
+// ‖ span, where tag binds the header to its key (spanTag); the span bytes
+// are bound by their SHA-256.
+func entityValue(seq uint64, event int, e *engine.Event, src []byte) ([]byte, error) {
 	if e.ByteStart > e.ByteEnd || e.ByteEnd > uint64(len(src)) {
 		return nil, fmt.Errorf("index: event span %d..%d outside the %d-byte source", e.ByteStart, e.ByteEnd, len(src))
 	}
@@ -90,7 +212,17 @@ func entityValue(e *engine.Event, src []byte) ([]byte, error) {
 	v = binary.BigEndian.AppendUint64(v, e.LineStart)
 	v = binary.BigEndian.AppendUint64(v, e.ByteStart)
 	v = append(v, e.SpanHash[:]...)
+	v = append(v, spanTag(seq, event, v)...)
 	return append(v, src[e.ByteStart:e.ByteEnd]...), nil
+}
+
+// spanTag is the first 8 bytes of the SHA-256 of a kept span's key and the
+// first 48 bytes of its value (line, byte_start, span digest).
+func spanTag(seq uint64, event int, head []byte) []byte {
+	h := sha256.New()
+	h.Write(spanKey(seq, event))
+	h.Write(head[:SpanHeaderSize-8])
+	return h.Sum(nil)[:8]
 }
 
 // EntitySpan is what an entity entry keeps of its event.
@@ -102,18 +234,20 @@ type EntitySpan struct {
 }
 
 // SpanHeaderSize is the size of a kept span's fixed part: line (u64 BE),
-// byte_start (u64 BE) and span SHA-256; the span bytes follow.
-const SpanHeaderSize = 48
+// byte_start (u64 BE), span SHA-256 and the tag binding them to the key;
+// the span bytes follow.
+const SpanHeaderSize = 56
 
-// DecodeEntitySpan decodes a kept span value (Spans.Value). Text aliases
-// v: it is valid only as long as v is, so a caller keeping it past the
-// transaction copies it. ok is false for a value that does not decode.
-func DecodeEntitySpan(v []byte) (sp EntitySpan, ok bool) {
-	if len(v) < SpanHeaderSize {
+// DecodeEntitySpan decodes the kept span value v (Spans.Value) of event
+// `event` of document seq. Text aliases v: it is valid only as long as v
+// is, so a caller keeping it past the transaction copies it. ok is false
+// for a value that does not decode or whose header does not match its tag.
+func DecodeEntitySpan(seq uint64, event int, v []byte) (sp EntitySpan, ok bool) {
+	if len(v) < SpanHeaderSize || !bytes.Equal(spanTag(seq, event, v), v[SpanHeaderSize-8:SpanHeaderSize]) {
 		return EntitySpan{}, false
 	}
 	sp = EntitySpan{Line: binary.BigEndian.Uint64(v), ByteStart: binary.BigEndian.Uint64(v[8:]), Text: v[SpanHeaderSize:]}
-	copy(sp.SpanHash[:], v[16:SpanHeaderSize])
+	copy(sp.SpanHash[:], v[16:48])
 	return sp, true
 }
 
@@ -144,7 +278,10 @@ func Entity(tx *bolt.Tx, name string) ([]EntityRef, error) {
 			Role:  Role(rest[12]),
 		})
 	}
-	return refs, nil
+	// A count that differs is returned with the entries (errors.Is
+	// ErrDamaged): the caller checks them first, for the most precise
+	// error, and must fail either way.
+	return refs, checkEntityCount(tx, name, len(refs))
 }
 
 // Spans reads the kept spans of entity entries (one value per event,
@@ -217,6 +354,7 @@ func EntityNames(tx *bolt.Tx, prefix string) ([]NameCount, error) {
 		return nil, fmt.Errorf("index: %s bucket missing", bucketEntities)
 	}
 	var out []NameCount
+	var keys []int // entity keys of each name listed
 	var lastEvent []byte
 	c := b.Cursor()
 	for k, _ := c.Seek([]byte(prefix)); k != nil && bytes.HasPrefix(k, []byte(prefix)); k, _ = c.Next() {
@@ -227,12 +365,36 @@ func EntityNames(tx *bolt.Tx, prefix string) ([]NameCount, error) {
 		name, event := k[:sep], k[:len(k)-1] // event identity: name, seq, index
 		if len(out) == 0 || out[len(out)-1].Name != string(name) {
 			out = append(out, NameCount{Name: string(name)})
+			keys = append(keys, 0)
 			lastEvent = nil
 		}
 		if !bytes.Equal(event, lastEvent) {
 			out[len(out)-1].Events++
 			lastEvent = append(lastEvent[:0], event...)
 		}
+		keys[len(out)-1]++
+	}
+	// Every name listed must be counted with exactly its keys, and every
+	// counted name must be listed.
+	for i, nc := range out {
+		if err := checkEntityCount(tx, nc.Name, keys[i]); err != nil {
+			return nil, err
+		}
+	}
+	counts := tx.Bucket(bucketEntityCounts)
+	if counts == nil {
+		return nil, fmt.Errorf("index: %s bucket missing", bucketEntityCounts)
+	}
+	i := 0
+	cc := counts.Cursor()
+	for k, _ := cc.Seek([]byte(prefix)); k != nil && bytes.HasPrefix(k, []byte(prefix)); k, _ = cc.Next() {
+		if i >= len(out) || out[i].Name != string(k) {
+			return nil, fmt.Errorf("%w: the entity index lost the entries of %q", ErrDamaged, k)
+		}
+		i++
+	}
+	if i != len(out) {
+		return nil, fmt.Errorf("%w: the entity index lists %d names, their counts %d", ErrDamaged, len(out), i)
 	}
 	return out, nil
 }
@@ -245,7 +407,7 @@ func CheckEntities(tx *bolt.Tx, seq uint64, events []engine.Event, src []byte) (
 		return 0, fmt.Errorf("index: %s or %s bucket missing", bucketEntities, bucketSpans)
 	}
 	for i := range events {
-		want, err := entityValue(&events[i], src)
+		want, err := entityValue(seq, i, &events[i], src)
 		if err != nil {
 			return 0, err
 		}

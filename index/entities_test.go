@@ -164,9 +164,14 @@ func TestCheckAndStrayEntities(t *testing.T) {
 		require.ErrorContains(t, err, "malformed entity key")
 		_, err = EntityNames(tx, "no")
 		require.ErrorContains(t, err, "malformed entity key")
-		refs, err := Entity(tx, "أحمد")
-		require.NoError(t, err)
-		require.Equal(t, []EntityRef{{1, 0, RoleObject}}, refs)
+		// A name that lost an entry fails instead of answering without
+		// it, and check counts it.
+		_, err = Entity(tx, "أحمد")
+		require.ErrorIs(t, err, ErrDamaged)
+		require.ErrorContains(t, err, "holds 1 entries")
+		bad, err := CheckEntityCounts(tx)
+		require.Error(t, err)
+		require.Positive(t, bad)
 		return nil
 	}))
 }

@@ -30,7 +30,7 @@ var (
 )
 
 // Buckets lists the buckets the index owns.
-var Buckets = [][]byte{bucketGrams, bucketEntities, bucketSpans, bucketLines}
+var Buckets = [][]byte{bucketGrams, bucketEntities, bucketSpans, bucketLines, bucketEntityCounts}
 
 // CreateBuckets creates the index buckets if they are missing.
 func CreateBuckets(tx *bolt.Tx) error {

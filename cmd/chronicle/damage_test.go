@@ -1,0 +1,483 @@
+package main
+
+// The damage harness (issue 12, ARCHITECTURE 8): copies of a multi-document
+// archive are damaged (flipped bytes, a zeroed 4 KiB page, a truncation)
+// with fixed seeds, and every read command runs on each copy through the
+// real binary. A damaged archive may fail a command, but it must never
+// answer differently from the undamaged archive with exit 0 (a wrong
+// answer), never say VALID for a receipt whose document no longer reads
+// back, and `check` must fail wherever any command failed.
+//
+// CHRONICLE_DAMAGE_TRIALS sets the number of trials (default 300; `make
+// reliability` runs 3000 and prints the counts).
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	bolt "go.etcd.io/bbolt"
+)
+
+// damageCmd is one read command of a trial. doc is the document whose
+// bytes it reads by hash (for the VALID-over-damage rule), "" if none in
+// particular; all marks commands that read every document.
+type damageCmd struct {
+	name string
+	args []string
+	doc  string
+	// verdict: a verify-like command (VALID lines).
+	verdict bool
+	all     bool
+	// files: output files (relative to the trial directory) whose bytes
+	// are part of the answer.
+	files []string
+}
+
+// damageOutcome is one command's run on a damaged copy.
+type damageOutcome struct {
+	res   result
+	wrong bool
+}
+
+type damageTrial struct {
+	n        int
+	kind     string
+	detail   string
+	outcomes []damageOutcome
+	check    result
+	damaged  map[string]bool // documents whose bound bytes were damaged
+}
+
+func damageTrials(t *testing.T) int {
+	n := 300
+	if s := os.Getenv("CHRONICLE_DAMAGE_TRIALS"); s != "" {
+		v, err := strconv.Atoi(s)
+		require.NoError(t, err, "CHRONICLE_DAMAGE_TRIALS")
+		n = v
+	}
+	return n
+}
+
+// buildDamageArchive fills w's archive with 20+ documents, receipts and a
+// kept claims check; it returns the receipt files (by document hash) and
+// the claims rows file.
+func buildDamageArchive(t *testing.T, w *ws) (receipts map[string]string, rows string) {
+	golden, err := filepath.Glob(filepath.Join(goldenDir, "*", "input.txt"))
+	require.NoError(t, err)
+	require.NotEmpty(t, golden)
+	for _, p := range golden {
+		data, err := os.ReadFile(p)
+		require.NoError(t, err)
+		w.write(filepath.Join("golden", filepath.Base(filepath.Dir(p))+".txt"), string(data))
+	}
+	for _, name := range []string{"testdata/samples/ahmed-khalid-ar.txt", "testdata/samples/alice-bob-en.txt", "testdata/claims/samples.claims.jsonl"} {
+		data, err := os.ReadFile(filepath.Join("../..", name))
+		require.NoError(t, err)
+		w.write(name, string(data))
+	}
+	r := rand.New(rand.NewSource(12))
+	for i := 0; i < 10; i++ {
+		var b strings.Builder
+		for j := 0; j < 40+r.Intn(200); j++ {
+			switch r.Intn(4) {
+			case 0:
+				fmt.Fprintf(&b, "@chronicle\tPerson%d\tPAID_TO\tTrader%d\t%d\tSAR\tT%d\tASSERTED\tPOSITIVE\tCONFIRMED\n", r.Intn(6), r.Intn(6), 1+r.Intn(500), j)
+			case 1:
+				fmt.Fprintf(&b, "@chronicle\tأحمد%d\tBORROWED_FROM\tخالد\t%d\tSAR\tاليوم %d\tASSERTED\tPOSITIVE\tCONFIRMED\n", r.Intn(3), 10+r.Intn(90), j)
+			case 2:
+				fmt.Fprintf(&b, "Line %d of ledger %d mentions Person%d and the market.\n", j, i, r.Intn(6))
+			default:
+				fmt.Fprintf(&b, "في السطر %d ذكر التاجر سعود السوق والمطر %d.\n", j, r.Intn(1000))
+			}
+		}
+		lang := "en"
+		if i%2 == 1 {
+			lang = "ar"
+		}
+		w.write(fmt.Sprintf("gen/%s-%02d.txt", lang, i), b.String())
+	}
+	w.ok("ingest", "golden", "testdata/samples", "gen")
+	w.ok("ingest", "gen/en-00.txt", "--name", "ledger-alias.txt")
+	docs := w.docs()
+	require.GreaterOrEqual(t, len(docs), 20)
+	byName := map[string]string{}
+	for _, d := range docs {
+		for _, n := range d.Names {
+			byName[n] = d.SHA256
+		}
+	}
+	receipts = map[string]string{}
+	keep := func(file, docName string, args ...string) {
+		w.ok(append(args, "--receipt", file)...)
+		receipts[byName[docName]] = filepath.Join(w.dir, file)
+	}
+	keep("q-en.receipt", "testdata/samples/alice-bob-en.txt", "query", "testdata/samples/alice-bob-en.txt", "Did Alice repay Bob?")
+	keep("q-ar.receipt", "testdata/samples/ahmed-khalid-ar.txt", "query", "testdata/samples/ahmed-khalid-ar.txt", "هل سدد أحمد دين خالد؟")
+	keep("f-gen.receipt", "gen/ar-03.txt", "find", "السوق", "--doc", "gen/ar-03.txt")
+	keep("c-g5.receipt", "golden/g5_literal_claims.txt", "claim", "golden/g5_literal_claims.txt", "Alice", "owns", "Book")
+	w.ok("claims", "check", "testdata/claims/samples.claims.jsonl", "--out", "rows.jsonl")
+	return receipts, filepath.Join(w.dir, "rows.jsonl")
+}
+
+func damageCommands(receipts map[string]string, rows string) []damageCmd {
+	var docs []string
+	for d := range receipts {
+		docs = append(docs, d)
+	}
+	sort.Strings(docs)
+	// Commands that list receipts or totals run before those that may keep
+	// a receipt, so that their answers do not depend on whether a read
+	// writes.
+	cmds := []damageCmd{
+		{name: "docs", args: []string{"docs", "--json"}, all: true},
+		{name: "stats", args: []string{"stats", "--json"}, all: true},
+		{name: "entities", args: []string{"entities"}},
+		{name: "receipts --verify", args: []string{"receipts", "--verify"}, verdict: true, all: true},
+		{name: "claims verify", args: []string{"claims", "verify", rows}, verdict: true},
+	}
+	for _, d := range docs {
+		cmds = append(cmds, damageCmd{name: "verify " + d[:8], args: []string{"verify", receipts[d]}, doc: d, verdict: true})
+	}
+	for _, d := range docs {
+		cmds = append(cmds, damageCmd{name: "show " + d[:8], args: []string{"show", d[:12]}, doc: d})
+	}
+	cmds = append(cmds,
+		damageCmd{name: "export " + docs[0][:8], args: []string{"export", docs[0][:12], "exp"}, doc: docs[0],
+			files: []string{"exp"}},
+		damageCmd{name: "find", args: []string{"find", "Person1 السوق", "--json"}, all: true},
+		damageCmd{name: "find Alice", args: []string{"find", "Alice", "--json"}, all: true},
+		damageCmd{name: "find --doc", args: []string{"find", "market", "--doc", "gen/en-02.txt"}},
+		damageCmd{name: "query", args: []string{"query", "testdata/samples/alice-bob-en.txt", "Did Alice repay Bob?"}},
+		damageCmd{name: "query ar", args: []string{"query", "golden/g4_arabic_typed_fixture.txt", "هل سدد أحمد دين خالد؟"}},
+		damageCmd{name: "claim", args: []string{"claim", "golden/g5_literal_claims.txt", "Alice", "owns", "Book"}},
+		damageCmd{name: "entity", args: []string{"entity", "Trader2", "--json"}, all: true},
+		damageCmd{name: "entity ar", args: []string{"entity", "خالد", "--json"}, all: true},
+	)
+	return cmds
+}
+
+// runDamageCmd runs one command in dir on the archive db; the files it
+// writes are appended to its stdout as digests.
+func runDamageCmd(dir, db string, c damageCmd) (result, error) {
+	r, err := runBinErr(chronicleBin, dir, nil, append([]string{"--db=" + db}, c.args...)...)
+	if err != nil {
+		return r, err
+	}
+	// stats names the archive file: each copy has its own.
+	r.stdout = strings.ReplaceAll(r.stdout, db, "ARCHIVE")
+	for _, f := range c.files {
+		_ = filepath.WalkDir(filepath.Join(dir, f), func(p string, e os.DirEntry, err error) error {
+			if err == nil && !e.IsDir() {
+				data, _ := os.ReadFile(p)
+				sum := sha256.Sum256(data)
+				rel, _ := filepath.Rel(dir, p)
+				r.stdout += fmt.Sprintf("[file %s %s]\n", rel, hex.EncodeToString(sum[:]))
+			}
+			return nil
+		})
+		_ = os.RemoveAll(filepath.Join(dir, f))
+	}
+	return r, nil
+}
+
+// usedSize is the size of the archive's pages in use (bbolt's high-water
+// mark): damage beyond it changes nothing.
+func usedSize(t *testing.T, path string) int64 {
+	b, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
+	require.NoError(t, err)
+	defer b.Close()
+	var size int64
+	require.NoError(t, b.View(func(tx *bolt.Tx) error { size = tx.Size(); return nil }))
+	return size
+}
+
+// damage applies trial n's damage to data (deterministic in n).
+func damage(n int, data []byte, used int64) ([]byte, string, string) {
+	r := rand.New(rand.NewSource(int64(n)*7919 + 1))
+	out := append([]byte(nil), data...)
+	switch n % 3 {
+	case 0:
+		k := 1 + r.Intn(8)
+		var at []string
+		for i := 0; i < k; i++ {
+			off := r.Int63n(used)
+			out[off] ^= byte(1 + r.Intn(255))
+			at = append(at, strconv.FormatInt(off, 10))
+		}
+		return out, "flip", fmt.Sprintf("%d bytes flipped at %s", k, strings.Join(at, ","))
+	case 1:
+		page := r.Int63n(used / 4096)
+		clear(out[page*4096 : page*4096+4096])
+		return out, "zero", fmt.Sprintf("page %d zeroed", page)
+	default:
+		size := r.Int63n(used)
+		return out[:size], "truncate", fmt.Sprintf("truncated to %d of %d bytes", size, len(data))
+	}
+}
+
+// docValues returns the stored values a document's receipt binds (record,
+// event table, chunks) by bucket and key, read from the archive at path,
+// with "unreadable" for a document whose pages fault; nil when the file
+// does not open as a bbolt file (no command can read it either).
+func docValues(path string, docs []string, chunks map[string]int) map[string]map[string]string {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	var b *bolt.DB
+	func() {
+		defer func() { _ = recover() }()
+		b, _ = bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
+	}()
+	if b == nil {
+		return nil
+	}
+	defer b.Close()
+	out := map[string]map[string]string{}
+	for _, d := range docs {
+		key, _ := hex.DecodeString(d)
+		vals := map[string]string{}
+		func() {
+			defer func() {
+				if recover() != nil {
+					vals = map[string]string{"unreadable": ""}
+				}
+			}()
+			_ = b.View(func(tx *bolt.Tx) error {
+				for _, bucket := range []string{"docs", "events"} {
+					if bk := tx.Bucket([]byte(bucket)); bk != nil {
+						vals[bucket] = string(bk.Get(key))
+					}
+				}
+				// Chunks by exact key (digest ‖ index, u32 BE), as a read
+				// of the document does: the pristine archive's count, or
+				// until the first missing one.
+				if bk := tx.Bucket([]byte("chunks")); bk != nil {
+					for i := 0; chunks == nil && i < 1<<20 || chunks != nil && i < chunks[d]; i++ {
+						k := binary.BigEndian.AppendUint32(append([]byte(nil), key...), uint32(i))
+						v := bk.Get(k)
+						if v == nil && chunks == nil {
+							break
+						}
+						vals["chunk "+hex.EncodeToString(k)] = string(v)
+					}
+				}
+				return nil
+			})
+		}()
+		out[d] = vals
+	}
+	return out
+}
+
+// damagedDocs lists the documents whose bound bytes differ in the archive
+// at path from want (none when the file does not open at all).
+func damagedDocs(path string, docs []string, want map[string]map[string]string) map[string]bool {
+	counts := map[string]int{}
+	for d, vals := range want {
+		for k := range vals {
+			if strings.HasPrefix(k, "chunk ") {
+				counts[d]++
+			}
+		}
+	}
+	got := docValues(path, docs, counts)
+	out := map[string]bool{}
+	if got == nil {
+		return out
+	}
+	for _, d := range docs {
+		if len(got[d]) != len(want[d]) {
+			out[d] = true
+			continue
+		}
+		for k, v := range want[d] {
+			if got[d][k] != v {
+				out[d] = true
+			}
+		}
+	}
+	return out
+}
+
+// badMessage reports an error output that is not one clear line.
+func badMessage(r result) bool {
+	if r.code == 0 || r.code == 1 && r.stderr == "" && r.stdout != "" { // a verdict (INVALID) on stdout
+		return false
+	}
+	if len(lines(r.stderr)) != 1 {
+		return true
+	}
+	for _, s := range []string{"runtime error", "goroutine ", "panic", "bbolt", "invalid memory"} {
+		if strings.Contains(r.stderr, s) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestDamageHarness(t *testing.T) {
+	trials := damageTrials(t)
+	w := newWS(t)
+	receipts, rows := buildDamageArchive(t, w)
+	cmds := damageCommands(receipts, rows)
+	pristine, err := os.ReadFile(w.db)
+	require.NoError(t, err)
+	used := usedSize(t, w.db)
+	var allDocs []string
+	for _, d := range w.docs() {
+		allDocs = append(allDocs, d.SHA256)
+	}
+	want := docValues(w.db, allDocs, nil)
+	require.NotNil(t, want)
+
+	// The reference answers, from an undamaged copy in a directory of its
+	// own (reads may keep receipts in the archive they read).
+	refDir := t.TempDir()
+	refDB := filepath.Join(refDir, "archive.db")
+	require.NoError(t, os.WriteFile(refDB, pristine, 0o600))
+	ref := make([]string, len(cmds))
+	check := damageCmd{name: "check", args: []string{"check"}}
+	for i, c := range cmds {
+		r, err := runDamageCmd(refDir, refDB, c)
+		require.NoError(t, err)
+		require.Equal(t, 0, r.code, "reference %s\n%s", c.name, r)
+		ref[i] = r.stdout
+	}
+	r, err := runDamageCmd(refDir, refDB, check)
+	require.NoError(t, err)
+	require.Equal(t, 0, r.code, "reference check\n%s", r)
+
+	results := make([]damageTrial, trials)
+	work := make(chan int)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var runErr error
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := range work {
+				dir, err := os.MkdirTemp(w.dir, "trial-")
+				if err == nil {
+					err = runTrial(n, dir, pristine, used, cmds, ref, check, &results[n], allDocs, want)
+					_ = os.RemoveAll(dir)
+				}
+				if err != nil {
+					mu.Lock()
+					runErr = err
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for n := range trials {
+		work <- n
+	}
+	close(work)
+	wg.Wait()
+	require.NoError(t, runErr)
+
+	// The counts.
+	kinds := map[string]int{}
+	failedCmds, wrong, missed, validOver, bad, damagedCopies := 0, 0, 0, 0, 0, 0
+	var report, unclear []string
+	debug := os.Getenv("CHRONICLE_DAMAGE_DEBUG")
+	for _, tr := range results {
+		kinds[tr.kind]++
+		if debug == strconv.Itoa(tr.n) {
+			t.Logf("trial %d (%s): check exit %d: %s", tr.n, tr.detail, tr.check.code, tr.check.stdout+tr.check.stderr)
+			for i, o := range tr.outcomes {
+				t.Logf("  %s: exit %d wrong=%v: %s", cmds[i].name, o.res.code, o.wrong, o.res.stderr)
+			}
+		}
+		anyFailed := false
+		for i, o := range tr.outcomes {
+			if o.res.code != 0 {
+				anyFailed = true
+				failedCmds++
+				if badMessage(o.res) {
+					bad++
+					if len(unclear) < 10 {
+						unclear = append(unclear, fmt.Sprintf("trial %d (%s): %s: unclear message %q", tr.n, tr.detail, cmds[i].name, o.res.stderr))
+					}
+				}
+			}
+			if o.wrong {
+				wrong++
+				if len(report) < 40 {
+					report = append(report, fmt.Sprintf("trial %d (%s): WRONG ANSWER from %s:\n--- got\n%s--- want\n%s", tr.n, tr.detail, cmds[i].name, o.res.stdout, ref[i]))
+				}
+			}
+		}
+		// VALID over damage: a receipt verified although the bytes it
+		// binds (the document's record, event table, chunks) were damaged.
+		for i, o := range tr.outcomes {
+			c := cmds[i]
+			if !c.verdict || c.name == "claims verify" || o.res.code != 0 || o.wrong {
+				continue
+			}
+			if (c.doc != "" && tr.damaged[c.doc]) || (c.all && len(tr.damaged) > 0) {
+				validOver++
+				if len(report) < 40 {
+					report = append(report, fmt.Sprintf("trial %d (%s): VALID over damage from %s (damaged: %v)", tr.n, tr.detail, c.name, tr.damaged))
+				}
+			}
+		}
+		if anyFailed {
+			damagedCopies++
+			if tr.check.code == 0 {
+				missed++
+				if len(report) < 40 {
+					report = append(report, fmt.Sprintf("trial %d (%s): MISSED DAMAGE: check passed while commands failed", tr.n, tr.detail))
+				}
+			}
+		}
+	}
+	t.Logf("damage harness: %d trials (flip %d, zero %d, truncate %d), %d commands each; "+
+		"%d copies with failing commands, %d commands failed cleanly, %d unclear messages; "+
+		"%d wrong answers, %d VALID over damage, %d missed damage",
+		trials, kinds["flip"], kinds["zero"], kinds["truncate"], len(cmds)+1,
+		damagedCopies, failedCmds, bad, wrong, validOver, missed)
+	for _, line := range append(report, unclear...) {
+		t.Log(line)
+	}
+	require.Zero(t, wrong, "wrong answers")
+	require.Zero(t, validOver, "VALID over damaged data")
+	require.Zero(t, missed, "check passed a copy on which a command failed")
+}
+
+// runTrial damages a copy of the archive and runs every command on it.
+func runTrial(n int, dir string, pristine []byte, used int64, cmds []damageCmd, ref []string, check damageCmd, tr *damageTrial,
+	docs []string, want map[string]map[string]string) error {
+	data, kind, detail := damage(n, pristine, used)
+	db := filepath.Join(dir, "archive.db")
+	if err := os.WriteFile(db, data, 0o600); err != nil {
+		return err
+	}
+	*tr = damageTrial{n: n, kind: kind, detail: detail, damaged: damagedDocs(db, docs, want)}
+	// check first, on the copy exactly as damaged (a read that keeps a
+	// receipt may rewrite pages).
+	r, err := runDamageCmd(dir, db, check)
+	if err != nil {
+		return fmt.Errorf("trial %d (%s): check: %w", n, detail, err)
+	}
+	tr.check = r
+	for i, c := range cmds {
+		r, err := runDamageCmd(dir, db, c)
+		if err != nil {
+			return fmt.Errorf("trial %d (%s): %s: %w", n, detail, c.name, err)
+		}
+		tr.outcomes = append(tr.outcomes, damageOutcome{res: r, wrong: r.code == 0 && r.stdout != ref[i]})
+	}
+	return nil
+}
