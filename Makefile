@@ -12,18 +12,22 @@ build:
 	$(GO) build -o $(BIN)/ ./cmd/...
 
 # run: build the commands, open (or create) ./chronicle.db, ingest the
-# sample stories if the archive is empty, then start the REPL on it when
+# sample stories if the archive is empty (and the two-document story of
+# testdata/stories if it is missing), then start the REPL on it when
 # stdin and stdout are a terminal; otherwise (CI, pipes) show a short tour
 # of what it can do and exit.
 run: build
 	@set -e; ch=$(CURDIR)/$(BIN)/chronicle; \
 	if [ -z "$$($$ch docs --json 2>/dev/null)" ]; then \
-		echo '$$ chronicle ingest testdata/samples'; $$ch ingest testdata/samples; echo; fi; \
+		echo '$$ chronicle ingest testdata/samples testdata/stories'; $$ch ingest testdata/samples testdata/stories; echo; \
+	elif ! $$ch show testdata/stories/1-loan-agreement-en.txt 1-1 >/dev/null 2>&1; then \
+		echo '$$ chronicle ingest testdata/stories'; $$ch ingest testdata/stories; echo; fi; \
 	if [ -t 0 ] && [ -t 1 ]; then exec $$ch; fi; \
 	echo '$$ chronicle docs'; $$ch docs; echo; \
 	echo '$$ chronicle query testdata/samples/ahmed-khalid-ar.txt "هل سدد أحمد دين خالد؟" --text'; \
 	$$ch query testdata/samples/ahmed-khalid-ar.txt "هل سدد أحمد دين خالد؟" --text; echo; \
 	echo '$$ chronicle find Saud --text'; $$ch find Saud --text; echo; \
+	echo '$$ chronicle settle "Did Layla repay Omar?" --text'; $$ch settle "Did Layla repay Omar?" --text; echo; \
 	echo '$$ chronicle claims check testdata/claims/agent-answer.jsonl --text --out $$ROWS'; \
 	rows=$$(mktemp -d)/agent-rows.jsonl; \
 	$$ch claims check testdata/claims/agent-answer.jsonl --text --out $$rows; echo; \

@@ -39,6 +39,9 @@ const (
 	KindArchiveFind ReceiptKind = "ARCHIVE-FIND"
 	// KindEntity is `entity NAME`.
 	KindEntity ReceiptKind = "ENTITY"
+	// KindArchiveSettle is `settle QUESTION [--doc DOC]...` (db/settle.go):
+	// documents #1..#S, or a chosen set listed by its document digests.
+	KindArchiveSettle ReceiptKind = "ARCHIVE-SETTLE"
 )
 
 // MaxLimit is the largest find limit a receipt carries.
@@ -64,14 +67,18 @@ type SetReceipt struct {
 	Documents uint64 // S: the receipt binds documents #1..#S
 	Set       Digest // SetDigest of documents #1..#S
 	Question  string // find terms or entity name, exact bytes
-	Limit     int    // ARCHIVE-FIND: at most Limit documents, 0 for all; ENTITY: 0
+	Limit     int    // ARCHIVE-FIND: at most Limit documents, 0 for all; ENTITY, ARCHIVE-SETTLE: 0
 	Result    Digest
+	// Chosen (ARCHIVE-SETTLE only) lists a chosen set's document digests
+	// in import order; Documents is then their number and Set their
+	// SetDigest. Nil for documents #1..#S. See settleReceiptLines.
+	Chosen []Digest
 }
 
 // Encode renders the canonical receipt bytes.
 func (r *SetReceipt) Encode() []byte {
-	return fmt.Appendf(nil, "%s\nkind:%s\ndocuments:%d\nset_sha256:%s\nquestion_hex:%s\nlimit:%d\nresult_sha256:%s\n",
-		SetReceiptHeader, r.Kind, r.Documents, r.Set, hex.EncodeToString([]byte(r.Question)), r.Limit, r.Result)
+	return fmt.Appendf(nil, "%s\nkind:%s\ndocuments:%d\n%sset_sha256:%s\nquestion_hex:%s\nlimit:%d\nresult_sha256:%s\n",
+		SetReceiptHeader, r.Kind, r.Documents, chosenLines(r.Chosen), r.Set, hex.EncodeToString([]byte(r.Question)), r.Limit, r.Result)
 }
 
 // ID is the SHA-256 of the receipt bytes; `receipts` lists it.
@@ -86,15 +93,20 @@ func IsSetReceipt(data []byte) bool {
 // in order, LF endings, lowercase hex, canonical decimals, nothing else.
 // Errors wrap ErrReceipt.
 func ParseSetReceipt(data []byte) (*SetReceipt, error) {
+	original := data
+	data, chosen, err := cutChosenLines(data) // ARCHIVE-SETTLE over a chosen set
+	if err != nil {
+		return nil, err
+	}
 	vals, err := receiptFields(data, SetReceiptHeader, "kind:", "documents:", "set_sha256:", "question_hex:", "limit:", "result_sha256:")
 	if err != nil {
 		return nil, err
 	}
-	r := &SetReceipt{Kind: ReceiptKind(vals[1])}
+	r := &SetReceipt{Kind: ReceiptKind(vals[1]), Chosen: chosen}
 	switch r.Kind {
-	case KindArchiveFind, KindEntity:
+	case KindArchiveFind, KindEntity, KindArchiveSettle:
 	default:
-		return nil, fmt.Errorf("%w: line 2: kind %.20q is not ARCHIVE-FIND or ENTITY", ErrReceipt, vals[1])
+		return nil, fmt.Errorf("%w: line 2: kind %.20q is not ARCHIVE-FIND, ENTITY or ARCHIVE-SETTLE", ErrReceipt, vals[1])
 	}
 	n, err := strconv.ParseUint(vals[2], 10, 64)
 	if err != nil || n == 0 {
@@ -112,8 +124,11 @@ func ParseSetReceipt(data []byte) (*SetReceipt, error) {
 	if r.Kind == KindEntity && r.Limit != 0 {
 		return nil, fmt.Errorf("%w: an ENTITY receipt carries limit 0", ErrReceipt)
 	}
+	if err := checkSettleReceipt(r); err != nil {
+		return nil, err
+	}
 	// Only the canonical spelling is accepted.
-	if !bytes.Equal(r.Encode(), data) {
+	if !bytes.Equal(r.Encode(), original) {
 		return nil, fmt.Errorf("%w: not in canonical form (lowercase hex, decimals without leading zeros, exact layout)", ErrReceipt)
 	}
 	return r, nil
@@ -387,7 +402,7 @@ func (a *Archive) KeepSetReceipt(r *SetReceipt) error {
 	}
 	id := r.ID()
 	return a.bolt.Update(func(tx *bolt.Tx) error {
-		last, err := docBySeq(tx, r.Documents)
+		last, err := setReceiptOwner(tx, r)
 		if err != nil {
 			return fmt.Errorf("%w: document #%d: %v", ErrReceiptSetMissing, r.Documents, err)
 		}
@@ -437,6 +452,10 @@ func (v *SetVerifier) Verify(r *SetReceipt) (receipt.Outcome, error) {
 	var docs []*Document
 	err := v.a.bolt.View(func(tx *bolt.Tx) error {
 		var err error
+		if r.Chosen != nil {
+			docs, err = chosenSet(tx, r.Chosen)
+			return err
+		}
 		docs, err = prefixDocs(tx, r.Documents)
 		return err
 	})
@@ -444,6 +463,9 @@ func (v *SetVerifier) Verify(r *SetReceipt) (receipt.Outcome, error) {
 		return receipt.Invalid, err
 	}
 	if SetDigest(docs) != r.Set {
+		if r.Chosen != nil {
+			return receipt.Invalid, fmt.Errorf("%w (the %d chosen documents)", ErrReceiptSet, len(r.Chosen))
+		}
 		return receipt.Invalid, fmt.Errorf("%w (documents #1..#%d)", ErrReceiptSet, r.Documents)
 	}
 	if err := v.checkStored(docs); err != nil {
@@ -467,8 +489,12 @@ func (v *SetVerifier) Verify(r *SetReceipt) (receipt.Outcome, error) {
 			return receipt.Invalid, err
 		}
 		result = EntityResult(hits)
+	case KindArchiveSettle:
+		if result, err = v.a.replaySettle(r, docs); err != nil {
+			return receipt.Invalid, err
+		}
 	default:
-		return receipt.Invalid, fmt.Errorf("%w: kind %.20q is not ARCHIVE-FIND or ENTITY", ErrReceipt, r.Kind)
+		return receipt.Invalid, fmt.Errorf("%w: kind %.20q is not ARCHIVE-FIND, ENTITY or ARCHIVE-SETTLE", ErrReceipt, r.Kind)
 	}
 	if Digest(sha256.Sum256(result)) != r.Result {
 		return receipt.Invalid, ErrReceiptResult

@@ -510,7 +510,7 @@ func FuzzParseSetReceipt(f *testing.F) {
 		require.True(t, bytes.Equal(data, r.Encode()), "accepted a non-canonical receipt")
 		require.True(t, db.IsSetReceipt(data))
 		require.False(t, db.IsArchiveReceipt(data))
-		require.Contains(t, []db.ReceiptKind{db.KindArchiveFind, db.KindEntity}, r.Kind)
+		require.Contains(t, []db.ReceiptKind{db.KindArchiveFind, db.KindEntity, db.KindArchiveSettle}, r.Kind)
 		require.NotZero(t, r.Documents)
 		require.True(t, r.Limit >= 0 && r.Limit <= db.MaxLimit)
 		if r.Kind == db.KindEntity {

@@ -31,6 +31,7 @@ var argKinds = map[string][]argKind{
 	"ingest":   {argPath},
 	"show":     {argDoc, argNone},
 	"query":    {argDoc, argNone},
+	"settle":   {argEntity},
 	"claim":    {argDoc, argEntity, argNone, argEntity},
 	"find":     {argNone},
 	"entity":   {argEntity},

@@ -11,17 +11,23 @@ type flagSpec struct {
 	name  string // without dashes
 	value string // placeholder for flags that take a value; "" for booleans
 	help  string
+	// repeat: the flag may be given several times (values keeps them all).
+	repeat bool
 }
 
 // parsed is a command line split into positional arguments and flags.
 type parsed struct {
 	args  []string
 	flags map[string]string // boolean flags map to "true"
+	lists map[string][]string
 }
 
 func (p *parsed) has(name string) bool { _, ok := p.flags[name]; return ok }
 
 func (p *parsed) value(name string) string { return p.flags[name] }
+
+// values returns every value of a repeatable flag, in order.
+func (p *parsed) values(name string) []string { return p.lists[name] }
 
 func (p *parsed) intValue(name string, def int) (int, error) {
 	v, ok := p.flags[name]
@@ -46,7 +52,7 @@ var globalFlags = []flagSpec{
 // parseArgs accepts flags before, between and after positional arguments;
 // "--" ends flags; "--name=value" and "--name value" both work.
 func parseArgs(args []string, specs []flagSpec) (*parsed, error) {
-	p := &parsed{flags: map[string]string{}}
+	p := &parsed{flags: map[string]string{}, lists: map[string][]string{}}
 	lookup := func(name string) (flagSpec, bool) {
 		for _, s := range append(specs, globalFlags...) {
 			if s.name == name {
@@ -82,10 +88,11 @@ func parseArgs(args []string, specs []flagSpec) (*parsed, error) {
 			i++
 			val = args[i]
 		}
-		if _, dup := p.flags[name]; dup {
+		if _, dup := p.flags[name]; dup && !spec.repeat {
 			return nil, usageErrorf("--%s given twice", name)
 		}
 		p.flags[name] = val
+		p.lists[name] = append(p.lists[name], val)
 	}
 	return p, nil
 }

@@ -12,19 +12,34 @@ func EvaluateSettlement(s *engine.Store, question string) (*Settlement, error) {
 		return nil, ErrNoStore
 	}
 	r := newReasoner(s.Events, question)
-	r.selectDebt()    // step A
-	r.checkDebt()     // step B
-	r.countPayments() // step C
-	st := r.decide()  // step D
+	st := r.run()
 	evidence, err := collectEvidence(s, r.used, r.counted)
 	if err != nil {
 		return nil, err
 	}
+	out := r.settlement(st, evidence)
+	out.Document = s.Document
+	if out.Debt != nil {
+		out.Debt.Index, out.Debt.Document = r.debt, s.Document
+	}
+	return out, nil
+}
+
+// run is the whole procedure of SPEC 9 over r.events: steps A to D.
+func (r *reasoner) run() Status {
+	r.selectDebt()    // step A
+	r.checkDebt()     // step B
+	r.countPayments() // step C
+	return r.decide() // step D
+}
+
+// settlement is the answer of a finished run with its evidence; the caller
+// fills in the documents (Settlement.Document, Debt.Index, Debt.Document).
+func (r *reasoner) settlement(st Status, evidence []Evidence) *Settlement {
 	out := &Settlement{
-		Question:     question,
+		Question:     r.question,
 		Status:       st,
 		Settled:      r.settled,
-		Document:     s.Document,
 		Evidence:     evidence,
 		Ambiguous:    r.ambiguous,
 		Contradicted: r.contradicted,
@@ -37,7 +52,7 @@ func EvaluateSettlement(s *engine.Store, question string) (*Settlement, error) {
 		out.Debt = &Debt{Index: r.debt, Amount: d.Amount, Currency: d.Currency,
 			Borrower: d.Subject, Lender: d.Object}
 	}
-	return out, nil
+	return out
 }
 
 // Event predicates of SPEC 9. String comparisons are exact bytes.

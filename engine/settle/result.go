@@ -52,16 +52,18 @@ type Result interface {
 
 // Evidence is one event used by an answer, with its exact span text.
 type Evidence struct {
-	Index   int          // position of the event in Store.Events
-	Event   engine.Event // copy of the event
-	Text    string       // the span bytes, source[ByteStart:ByteEnd]
-	Counted bool         // settlement only: this payment was added to Settled
+	Index    int          // position of the event in its document's Store.Events
+	Event    engine.Event // copy of the event
+	Text     string       // the span bytes, source[ByteStart:ByteEnd]
+	Counted  bool         // settlement only: this payment was added to Settled
+	Document [32]byte     // SHA-256 of the event's document (its evidence object's document_sha256)
 }
 
 // Debt is the debt a settlement question selected (SPEC 9 step A): the first
 // selected BORROWED_FROM event; identical repeats are further evidence.
 type Debt struct {
-	Index    int // position of the first selected debt event in Store.Events
+	Index    int      // position of the first selected debt event in its document's Store.Events
+	Document [32]byte // SHA-256 of that event's document
 	Amount   engine.Rational
 	Currency string
 	Borrower string // the event's subject
@@ -74,8 +76,8 @@ type Settlement struct {
 	Status   Status
 	Debt     *Debt           // nil when no single debt was selected
 	Settled  engine.Rational // sum of counted payments, reduced; 0/1 when none
-	Document [32]byte        // SHA-256 of the store's source
-	Evidence []Evidence      // every used event, in source order
+	Document [32]byte        // SHA-256 of the store's source; for a sequence (EvaluateSequence) the one document it was drawn from, zero when several
+	Evidence []Evidence      // every used event, in source (sequence) order
 
 	// Why the status came out as it did (not part of the JSON).
 	Ambiguous    bool // several different debts matched the question
@@ -173,7 +175,11 @@ func writeEvidence(j *canonjson.Buf, doc [32]byte, evidence []Evidence) {
 		if i > 0 {
 			j.Raw(",")
 		}
-		AppendEvidence(j, doc, &evidence[i].Event, evidence[i].Text)
+		d := doc
+		if evidence[i].Document != ([32]byte{}) {
+			d = evidence[i].Document // an event of a sequence names its own document
+		}
+		AppendEvidence(j, d, &evidence[i].Event, evidence[i].Text)
 	}
 	j.Raw("]")
 }
@@ -218,10 +224,11 @@ func collectEvidence(s *engine.Store, used, counted []bool) ([]Evidence, error) 
 				ErrSpan, i, e.LineStart, e.ByteStart, e.ByteEnd, len(s.Source))
 		}
 		out = append(out, Evidence{
-			Index:   i,
-			Event:   *e,
-			Text:    string(s.Source[e.ByteStart:e.ByteEnd]),
-			Counted: counted != nil && counted[i],
+			Index:    i,
+			Event:    *e,
+			Text:     string(s.Source[e.ByteStart:e.ByteEnd]),
+			Counted:  counted != nil && counted[i],
+			Document: s.Document,
 		})
 	}
 	return out, nil

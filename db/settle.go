@@ -1,0 +1,284 @@
+package db
+
+import (
+	"cmp"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"slices"
+
+	"chronicle/engine/settle"
+	"chronicle/index"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Settlement across documents.
+//
+// A settlement question over several documents is the reasoner of SPEC 9,
+// unchanged (settle.EvaluateSequence), over one event sequence: the chosen
+// documents in import order (their sequence numbers), each document's
+// events in source order. By default the documents are the archive's
+// #1..#S, S being its highest sequence number when the question is asked;
+// a chosen set is a list of documents.
+//
+// The reasoner only looks at events whose subject is a borrower the
+// question can select or whose object is a lender it can select
+// (settle.Candidates): debts, their contradictions, payments, duplicates
+// (all with the borrower as subject), and intermediary links and their
+// contradictions (with the lender as object). So the sequence is gathered
+// from the entity index: the events naming each candidate borrower as
+// subject and each candidate lender as object, re-derived from the spans
+// the index keeps and re-hashed (Entity), merged in import then source
+// order. The cost follows the events that name the pair, never the size of
+// the archive; no document is decompressed.
+
+// CrossSettlement is the answer to a settlement question across documents.
+type CrossSettlement struct {
+	Result *settle.Settlement // its JSON is the canonical result (SPEC 5.1, each evidence naming its document)
+	// Docs are the documents whose events name a candidate borrower or
+	// lender (those the answer read), in import order.
+	Docs []*Document
+	// Chosen is the chosen set in import order; nil for documents #1..#UpTo.
+	Chosen []*Document
+	UpTo   uint64 // without a chosen set: the answer ran over documents #1..#UpTo
+}
+
+// Doc returns the document of an evidence (by its Document digest), nil
+// when it is not one of Docs.
+func (c *CrossSettlement) Doc(digest [32]byte) *Document {
+	for _, d := range c.Docs {
+		if d.SHA256 == digest {
+			return d
+		}
+	}
+	return nil
+}
+
+// Participants are the documents that hold evidence of the answer, in
+// import order.
+func (c *CrossSettlement) Participants() []*Document {
+	var out []*Document
+	for _, d := range c.Docs {
+		for _, e := range c.Result.Evidence {
+			if e.Document == d.SHA256 {
+				out = append(out, d)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// ErrNoDocuments: a chosen set is empty.
+var ErrNoDocuments = errors.New("no documents chosen")
+
+// Settle answers a settlement question across documents: over documents
+// #1..#S (S being the archive's highest sequence number now) when chosen is
+// empty, else over the chosen documents (repeats count once) in import
+// order. It reads nothing but the entity index and writes nothing.
+func (a *Archive) Settle(question string, chosen []*Document) (*CrossSettlement, error) {
+	if len(chosen) > 0 {
+		return a.settleChosen(question, chosen)
+	}
+	var upTo uint64
+	if err := a.bolt.View(func(tx *bolt.Tx) error { upTo = maxSeq(tx); return nil }); err != nil {
+		return nil, err
+	}
+	return a.SettleUpTo(question, upTo)
+}
+
+// SettleUpTo is Settle over documents #1..#upTo: the answer the archive
+// gave when it held upTo documents.
+func (a *Archive) SettleUpTo(question string, upTo uint64) (*CrossSettlement, error) {
+	c, err := a.settleOver(question, func(seq uint64) bool { return seq <= upTo })
+	if err != nil {
+		return nil, err
+	}
+	c.UpTo = upTo
+	return c, nil
+}
+
+func (a *Archive) settleChosen(question string, chosen []*Document) (*CrossSettlement, error) {
+	set := importOrder(chosen)
+	bySeq := make(map[uint64]bool, len(set))
+	for _, d := range set {
+		bySeq[d.Seq] = true
+	}
+	c, err := a.settleOver(question, func(seq uint64) bool { return bySeq[seq] })
+	if err != nil {
+		return nil, err
+	}
+	c.Chosen = set
+	return c, nil
+}
+
+// importOrder returns the documents sorted by sequence number, each once.
+func importOrder(docs []*Document) []*Document {
+	set := slices.Clone(docs)
+	slices.SortFunc(set, func(x, y *Document) int { return cmp.Compare(x.Seq, y.Seq) })
+	return slices.CompactFunc(set, func(x, y *Document) bool { return x.Seq == y.Seq })
+}
+
+// settleOver gathers the sequence of the documents keep admits and runs
+// the reasoner over it.
+func (a *Archive) settleOver(question string, keep func(seq uint64) bool) (*CrossSettlement, error) {
+	seq, docs, err := a.gatherSequence(question, keep)
+	if err != nil {
+		return nil, err
+	}
+	res, err := settle.EvaluateSequence(seq, question)
+	if err != nil {
+		return nil, err
+	}
+	return &CrossSettlement{Result: res, Docs: docs}, nil
+}
+
+// gatherSequence returns the events of the admitted documents that name a
+// candidate borrower of the question as subject or a candidate lender as
+// object, in import then source order, and their documents.
+func (a *Archive) gatherSequence(question string, keep func(seq uint64) bool) ([]settle.SequenceEvent, []*Document, error) {
+	borrowers, lenders := map[string]bool{}, map[string]bool{}
+	var names []string
+	for _, p := range settle.Candidates(question) {
+		for _, n := range []string{p.Borrower, p.Lender} {
+			if !borrowers[n] && !lenders[n] {
+				names = append(names, n)
+			}
+		}
+		borrowers[p.Borrower] = true
+		lenders[p.Lender] = true
+	}
+	type key struct {
+		seq   uint64
+		event int
+	}
+	picked := map[key]*EntityHit{}
+	for _, n := range names {
+		hits, err := a.Entity(n)
+		if err != nil {
+			return nil, nil, err
+		}
+		for i := range hits {
+			h := &hits[i]
+			if !keep(h.Doc.Seq) {
+				continue
+			}
+			if (h.Role == index.RoleSubject && borrowers[n]) || (h.Role == index.RoleObject && lenders[n]) {
+				picked[key{h.Doc.Seq, h.Index}] = h
+			}
+		}
+	}
+	keys := make([]key, 0, len(picked))
+	for k := range picked {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(x, y key) int {
+		return cmp.Or(cmp.Compare(x.seq, y.seq), cmp.Compare(x.event, y.event))
+	})
+	seq := make([]settle.SequenceEvent, len(keys))
+	var docs []*Document
+	for i, k := range keys {
+		h := picked[k]
+		seq[i] = settle.SequenceEvent{Document: h.Doc.SHA256, Index: h.Index, Event: h.Event, Text: string(h.Text)}
+		if len(docs) == 0 || docs[len(docs)-1].Seq != k.seq {
+			docs = append(docs, h.Doc)
+		}
+	}
+	return seq, docs, nil
+}
+
+// SettleResult is the canonical result a settle receipt binds: the
+// settlement's JSON (SPEC 5.1), the line `settle --json` prints.
+func SettleResult(c *CrossSettlement) []byte { return c.Result.JSON() }
+
+// IssueSettle answers Settle and issues its ARCHIVE-SETTLE receipt without
+// keeping it (reading never writes): over documents #1..#S it binds S and
+// their SetDigest; over a chosen set, the set's document digests in import
+// order and their SetDigest.
+func (a *Archive) IssueSettle(question string, chosen []*Document) (*CrossSettlement, *SetReceipt, error) {
+	if err := checkSetQuestion(question, 0); err != nil {
+		return nil, nil, err
+	}
+	if len(chosen) > 0 {
+		c, err := a.settleChosen(question, chosen)
+		if err != nil {
+			return nil, nil, err
+		}
+		r := &SetReceipt{Kind: KindArchiveSettle, Documents: uint64(len(c.Chosen)), Set: SetDigest(c.Chosen),
+			Question: question, Result: sha256.Sum256(SettleResult(c))}
+		for _, d := range c.Chosen {
+			r.Chosen = append(r.Chosen, d.SHA256)
+		}
+		if n := len(r.Encode()); n > maxSetReceiptSize {
+			return nil, nil, fmt.Errorf("%w: a receipt for %d chosen documents is %d bytes, at most %d are read back; settle over all documents instead",
+				ErrReceipt, len(c.Chosen), n, maxSetReceiptSize)
+		}
+		return c, r, nil
+	}
+	upTo, set, err := a.currentSet()
+	if err != nil {
+		return nil, nil, err
+	}
+	c, err := a.SettleUpTo(question, upTo)
+	if err != nil {
+		return nil, nil, err
+	}
+	r := &SetReceipt{Kind: KindArchiveSettle, Documents: upTo, Set: set, Question: question,
+		Result: sha256.Sum256(SettleResult(c))}
+	return c, r, nil
+}
+
+// SettleWithReceipt is IssueSettle, then keeps the receipt in the archive.
+func (a *Archive) SettleWithReceipt(question string, chosen []*Document) (*CrossSettlement, *SetReceipt, error) {
+	c, r, err := a.IssueSettle(question, chosen)
+	if err == nil {
+		err = a.KeepSetReceipt(r)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return c, r, nil
+}
+
+// maxSetReceiptSize is the largest receipt the parsers (and `verify`)
+// read back.
+const maxSetReceiptSize = 2*MaxQuestion + 1024
+
+// chosenDocs returns the documents a chosen-set receipt names, in its
+// order; a missing one is ErrReceiptSetMissing.
+func chosenDocs(tx *bolt.Tx, digests []Digest) ([]*Document, error) {
+	docs := make([]*Document, 0, len(digests))
+	for _, dg := range digests {
+		raw := tx.Bucket(bucketDocs).Get(dg[:])
+		if raw == nil {
+			return nil, fmt.Errorf("%w: document %s", ErrReceiptSetMissing, dg)
+		}
+		d, err := decodeDocument(dg[:], raw)
+		if err != nil {
+			return nil, err
+		}
+		if err := checkSeqOf(tx, d); err != nil {
+			return nil, err
+		}
+		docs = append(docs, d)
+	}
+	return docs, nil
+}
+
+// replaySettle re-runs a settle receipt's question over its bound
+// documents (docs: #1..#S, or the chosen set) and returns the canonical
+// result.
+func (a *Archive) replaySettle(r *SetReceipt, docs []*Document) ([]byte, error) {
+	var c *CrossSettlement
+	var err error
+	if len(r.Chosen) > 0 {
+		c, err = a.settleChosen(r.Question, docs)
+	} else {
+		c, err = a.SettleUpTo(r.Question, r.Documents)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return SettleResult(c), nil
+}

@@ -1,0 +1,147 @@
+package repl
+
+import (
+	"fmt"
+	"strings"
+
+	"chronicle/db"
+	"chronicle/engine"
+	"chronicle/engine/settle"
+)
+
+// flagSettleDoc chooses the documents of `settle` (repeatable).
+var flagSettleDoc = flagSpec{name: "doc", value: "DOC", repeat: true,
+	help: "settle over this document only (repeat it to choose several; default: every document)"}
+
+// runSettle answers a settlement question across documents: the reasoner
+// of `query` over the events of every document (or of the --doc
+// documents), in import then source order (db.Archive.Settle). Words of
+// QUESTION given as several arguments join with single spaces, so
+// `settle Alice Bob` asks "Alice Bob". Like `query` it writes nothing
+// unless --keep keeps its receipt (an ARCHIVE-SETTLE db.SetReceipt);
+// --receipt FILE writes it, --receipt - prints it.
+func runSettle(x *ctx) error {
+	question := strings.Join(x.p.args, " ")
+	if !engine.ValidTextString(question) {
+		return usageErrorf("the question is not valid UTF-8 text")
+	}
+	if settle.IsClaim(question) {
+		return usageErrorf("settle answers settlement questions; ask a claim with `claim DOC S P O` or `query DOC QUESTION`")
+	}
+	if len(question) > db.MaxQuestion {
+		return fmt.Errorf("the question is %d bytes; receipts carry at most %d", len(question), db.MaxQuestion)
+	}
+	docArgs := x.p.values("doc")
+	chosen := func(a *db.Archive) ([]*db.Document, error) {
+		var docs []*db.Document
+		for _, arg := range docArgs {
+			d, err := a.Resolve(arg)
+			if err != nil {
+				return nil, err
+			}
+			docs = append(docs, d)
+		}
+		return docs, nil
+	}
+	answers, rec, err := answerSet(x, "the question is", question,
+		func(a *db.Archive) ([]db.CrossSettlement, *db.SetReceipt, error) {
+			docs, err := chosen(a)
+			if err != nil {
+				return nil, nil, err
+			}
+			c, r, err := a.IssueSettle(question, docs)
+			if err != nil {
+				return nil, nil, err
+			}
+			return []db.CrossSettlement{*c}, r, nil
+		},
+		func(a *db.Archive) ([]db.CrossSettlement, error) {
+			docs, err := chosen(a)
+			if err != nil {
+				return nil, err
+			}
+			c, err := a.Settle(question, docs)
+			if err != nil {
+				return nil, err
+			}
+			return []db.CrossSettlement{*c}, nil
+		})
+	if err != nil {
+		return err
+	}
+	c := &answers[0]
+	asJSON := x.json()
+	if asJSON {
+		fmt.Fprintf(x.out(), "%s\n", db.SettleResult(c))
+	} else {
+		x.renderCrossSettlement(c)
+	}
+	if rec != nil {
+		x.showSetReceipt(rec, asJSON)
+	}
+	return nil
+}
+
+// renderCrossSettlement is the readable view of a settlement across
+// documents: the status line and notes as for `query`, the documents that
+// took part, each counted payment with its document, then every span as
+// `name:line  text` ("+" marks the counted payments).
+func (x *ctx) renderCrossSettlement(c *db.CrossSettlement) {
+	w := x.out()
+	r := c.Result
+	fmt.Fprintf(w, "%s", r.Status)
+	if r.Debt != nil {
+		fmt.Fprintf(w, "  debt %s %s (borrower %s, lender %s)", r.Debt.Amount, sanitize(r.Debt.Currency),
+			sanitize(r.Debt.Borrower), sanitize(r.Debt.Lender))
+	} else {
+		fmt.Fprint(w, "  no single debt selected")
+	}
+	fmt.Fprintf(w, "  settled %s\n", r.Settled)
+	var notes []string
+	for _, n := range []struct {
+		on   bool
+		text string
+	}{{r.Ambiguous, "several different debts match"}, {r.Contradicted, "a record is contradicted"},
+		{r.Overflow, "the sum overflowed; later payments were not examined"},
+		{r.Duplicate, "a payment repeats an earlier one"}, {r.Related, "a payment is pending, unconfirmed or in another currency"}} {
+		if n.on {
+			notes = append(notes, n.text)
+		}
+	}
+	if len(notes) > 0 {
+		fmt.Fprintf(w, "note: %s\n", strings.Join(notes, "; "))
+	}
+	label := func(digest [32]byte) string {
+		if d := c.Doc(digest); d != nil {
+			return sanitize(d.Label())
+		}
+		return db.Digest(digest).Short()
+	}
+	over := fmt.Sprintf("documents #1..#%d", c.UpTo)
+	if c.Chosen != nil {
+		over = fmt.Sprintf("%d chosen documents", len(c.Chosen))
+	}
+	parts := c.Participants()
+	if len(parts) == 0 {
+		fmt.Fprintf(w, "documents: none of %s names the pair\n", over)
+		fmt.Fprintln(w, "(no evidence)")
+		return
+	}
+	names := make([]string, len(parts))
+	for i, d := range parts {
+		names[i] = fmt.Sprintf("%s (#%d)", sanitize(d.Label()), d.Seq)
+	}
+	fmt.Fprintf(w, "documents: %s  (of %s)\n", strings.Join(names, ", "), over)
+	for _, e := range r.Evidence {
+		if e.Counted {
+			fmt.Fprintf(w, "counted: %s %s in %s:%d\n", e.Event.Amount, sanitize(e.Event.Currency), label(e.Document), e.Event.LineStart)
+		}
+	}
+	for _, e := range r.Evidence {
+		mark := " "
+		if e.Counted {
+			mark = "+"
+		}
+		fmt.Fprintf(w, "%s %s:%d  %s\n", mark, label(e.Document), e.Event.LineStart, sanitize(e.Text))
+	}
+}
