@@ -3,6 +3,7 @@ package db
 import (
 	"bytes"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"math"
 	"runtime"
@@ -460,21 +461,34 @@ func (r *lineReader) line(n int) (find.Match, error) {
 	}, nil
 }
 
-// liveBounds is index.Bounds over documents #1..#upTo without stray bits:
-// candidates whose sequence number names no document (check reports those)
-// are dropped.
+// liveBounds is index.Bounds over documents #1..#upTo. The archive numbers
+// its documents 1..maxSeq without gaps, each with a sequence entry: a
+// candidate without one, or a last entry that is not maxSeq's, is damage
+// (a dropped candidate would be a document silently left out).
 func liveBounds(tx *bolt.Tx, terms [][]byte, upTo uint64) ([]index.Bound, error) {
-	upTo = min(upTo, maxSeq(tx))
+	last := maxSeq(tx)
+	upTo = min(upTo, last)
+	seqs := tx.Bucket(bucketSeqs)
+	if k, _ := seqs.Cursor().Last(); last > 0 && !bytes.Equal(k, seqKey(last)) {
+		return nil, fmt.Errorf("archive %s: %w: the archive numbers %d documents but its last sequence entry is %x (run `chronicle check`; restore from a copy)", tx.DB().Path(), ErrCorrupt, last, k)
+	}
 	bounds, err := index.Bounds(tx, upTo, terms)
 	if err != nil {
-		return nil, err
+		return nil, indexDamage(tx, err)
 	}
-	seqs := tx.Bucket(bucketSeqs)
-	live := bounds[:0]
 	for _, b := range bounds {
-		if b.Seq <= upTo && seqs.Get(seqKey(b.Seq)) != nil {
-			live = append(live, b)
+		if seqs.Get(seqKey(b.Seq)) == nil {
+			return nil, fmt.Errorf("archive %s: document #%d: %w: no sequence entry (run `chronicle check`; restore from a copy)", tx.DB().Path(), b.Seq, ErrCorrupt)
 		}
 	}
-	return live, nil
+	return bounds, nil
+}
+
+// indexDamage names the archive in an error of the index package that
+// reports damage (index.ErrDamaged), as ErrCorrupt; other errors pass.
+func indexDamage(tx *bolt.Tx, err error) error {
+	if errors.Is(err, index.ErrDamaged) {
+		return fmt.Errorf("archive %s: %w: %v", tx.DB().Path(), ErrCorrupt, err)
+	}
+	return err
 }

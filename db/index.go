@@ -42,7 +42,7 @@ func prepareIndex(src []byte, chunkSize int) *indexPrep {
 // inside the transaction that stores it.
 func indexDocument(tx *bolt.Tx, d *Document, p *indexPrep, src []byte, events []engine.Event) error {
 	if err := p.grams.Add(tx, d.Seq); err != nil {
-		return err
+		return indexDamage(tx, err)
 	}
 	if err := index.PutLines(tx, d.Seq, p.lines); err != nil {
 		return err

@@ -572,15 +572,17 @@ func clearTermBits(seq uint64) func(tx *bolt.Tx) error {
 				continue
 			}
 			bit := uint64(1) << (seq % index.GroupSize)
-			w, counts, ok := index.DecodePosting(v)
+			p, ok := index.DecodePosting(k, v)
 			if !ok {
 				return fmt.Errorf("malformed posting %x", k)
 			}
-			if w&bit == 0 {
+			if p.Bitmap&bit == 0 {
 				continue
 			}
-			i := bits.OnesCount64(w & (bit - 1))
-			if err := b.Put(bytes.Clone(k), index.EncodePosting(w&^bit, slices.Delete(counts, i, i+1))); err != nil {
+			i := bits.OnesCount64(p.Bitmap & (bit - 1))
+			p.Bitmap &^= bit
+			p.Counts = slices.Delete(p.Counts, i, i+1)
+			if err := b.Put(bytes.Clone(k), p.Encode(k)); err != nil {
 				return err
 			}
 			cleared++
@@ -697,14 +699,13 @@ func TestReindexAndCheck(t *testing.T) {
 		for _, ghost := range ghosts {
 			k := binary.BigEndian.AppendUint32(nil, uint32(ghost/index.GroupSize))
 			k = append(k, 3, 'A', 'l', 'i')
-			var w uint64
-			var counts []uint32
+			var p index.Posting
 			if v := b.Get(k); v != nil {
-				w, counts, _ = index.DecodePosting(v)
+				p, _ = index.DecodePosting(k, v)
 			}
 			bit := uint64(1) << (ghost % index.GroupSize)
-			i := bits.OnesCount64(w & (bit - 1))
-			if err := b.Put(k, index.EncodePosting(w|bit, slices.Insert(counts, i, 1))); err != nil {
+			i := bits.OnesCount64(p.Bitmap & (bit - 1))
+			if err := index.SetPosting(tx, k, p.Bitmap|bit, slices.Insert(p.Counts, i, 1)); err != nil {
 				return err
 			}
 		}

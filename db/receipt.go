@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"runtime/debug"
 	"slices"
 	"sort"
 	"strings"
@@ -157,6 +158,12 @@ func putReceipt(tx *bolt.Tx, r *Receipt) error {
 
 // putReceiptBytes keeps the encoded receipt data under key, after the issue
 // sequence number; a key already present is left as it is.
+//
+// A kept entry is key → seq (u64 BE) ‖ data ‖ seal, the seal being the
+// first 8 bytes of the SHA-256 of key ‖ seq ‖ data; the key ends with the
+// receipt's ID (the SHA-256 of data). Sequence numbers are the bucket's
+// sequence, so the entries are numbered 1..Sequence without gaps: a lost
+// entry is as visible as a damaged one (see keptReceipts).
 func putReceiptBytes(tx *bolt.Tx, key, data []byte) error {
 	b := tx.Bucket(bucketReceipts)
 	if b.Get(key) != nil {
@@ -166,7 +173,68 @@ func putReceiptBytes(tx *bolt.Tx, key, data []byte) error {
 	if err != nil {
 		return err
 	}
-	return b.Put(key, append(binary.BigEndian.AppendUint64(nil, seq), data...))
+	return b.Put(key, sealReceipt(key, seq, data))
+}
+
+// receiptSealLen is the length of a kept receipt's seal.
+const receiptSealLen = 8
+
+// sealReceipt is the value of a kept receipt entry.
+func sealReceipt(key []byte, seq uint64, data []byte) []byte {
+	v := binary.BigEndian.AppendUint64(make([]byte, 0, 8+len(data)+receiptSealLen), seq)
+	v = append(v, data...)
+	h := sha256.New()
+	h.Write(key)
+	h.Write(v)
+	return h.Sum(v)[:len(v)+receiptSealLen]
+}
+
+// openReceipt checks a kept receipt entry against its seal and its key and
+// returns its sequence number and receipt bytes; the error says what is
+// wrong.
+func openReceipt(k, v []byte) (uint64, []byte, error) {
+	if len(v) < 8+receiptSealLen {
+		return 0, nil, errors.New("its entry is too short")
+	}
+	n := len(v) - receiptSealLen
+	h := sha256.New()
+	h.Write(k)
+	h.Write(v[:n])
+	if !bytes.Equal(h.Sum(nil)[:receiptSealLen], v[n:]) {
+		return 0, nil, errors.New("its entry does not match its digest")
+	}
+	data := v[8:n]
+	if id := sha256.Sum256(data); len(k) != 64 || !bytes.Equal(k[32:], id[:]) {
+		return 0, nil, errors.New("its key does not name its bytes")
+	}
+	return binary.BigEndian.Uint64(v[:8]), data, nil
+}
+
+// rewriteReceipts re-keeps every receipt sealed and numbered 1..N in issue
+// order (schema 10); the entries it reads are seq ‖ data.
+func rewriteReceipts(tx *bolt.Tx) error {
+	b := tx.Bucket(bucketReceipts)
+	type entry struct {
+		key, data []byte
+		seq       uint64
+	}
+	var all []entry
+	if err := b.ForEach(func(k, v []byte) error {
+		if len(v) < 8 {
+			return fmt.Errorf("receipt %x: %w: short value", k, ErrCorrupt)
+		}
+		all = append(all, entry{bytes.Clone(k), bytes.Clone(v[8:]), binary.BigEndian.Uint64(v[:8])})
+		return nil
+	}); err != nil {
+		return err
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].seq < all[j].seq })
+	for i, e := range all {
+		if err := b.Put(e.key, sealReceipt(e.key, uint64(i+1), e.data)); err != nil {
+			return err
+		}
+	}
+	return b.SetSequence(uint64(len(all)))
 }
 
 // KeepReceipt stores a receipt the caller issued (query, claim, find).
@@ -209,33 +277,67 @@ type keptReceipt struct {
 }
 
 // keptReceipts reads the kept receipts (of one document's key prefix when
-// doc is non-nil) in issue order, each parsed by its header.
+// doc is non-nil) in issue order, each parsed by its header. Every entry
+// of the bucket is checked, whatever doc is: its seal, its key, and the
+// numbering (each of 1..Sequence exactly once), so that a damaged, lost or
+// renumbered entry fails the listing instead of shortening or reordering
+// it.
 func (a *Archive) keptReceipts(doc *Digest) ([]keptReceipt, error) {
 	var all []keptReceipt
-	err := a.bolt.View(func(tx *bolt.Tx) error {
-		c := tx.Bucket(bucketReceipts).Cursor()
-		var prefix []byte
-		if doc != nil {
-			prefix = doc[:]
-		}
-		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
-			if len(v) < 8 {
-				return fmt.Errorf("receipt %x: %w: short value", k, ErrCorrupt)
+	err := a.bolt.View(func(tx *bolt.Tx) (err error) {
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		defer func() {
+			if r := recover(); r != nil {
+				err = a.receiptDamage(nil, fmt.Sprintf("reading them failed (%v)", r))
 			}
-			kr := keptReceipt{seq: binary.BigEndian.Uint64(v[:8])}
-			var err error
-			if IsSetReceipt(v[8:]) {
-				kr.set, err = ParseSetReceipt(v[8:])
-			} else {
-				kr.doc, err = ParseReceipt(v[8:])
+		}()
+		b := tx.Bucket(bucketReceipts)
+		n := b.Sequence()
+		seen := map[uint64]bool{}
+		c := b.Cursor()
+		for k, v := c.First(); k != nil; k, v = c.Next() {
+			seq, data, err := openReceipt(k, v)
+			if err != nil {
+				return a.receiptDamage(k, err.Error())
+			}
+			if seq < 1 || seq > n || seen[seq] {
+				return a.receiptDamage(k, fmt.Sprintf("its number %d is not one of 1..%d once", seq, n))
+			}
+			seen[seq] = true
+			if doc != nil && !bytes.HasPrefix(k, doc[:]) {
+				continue
+			}
+			kr := keptReceipt{seq: seq}
+			if IsSetReceipt(data) {
+				kr.set, err = ParseSetReceipt(data)
+			} else if kr.doc, err = ParseReceipt(data); err == nil && !bytes.Equal(kr.doc.Document[:], k[:32]) {
+				err = errors.New("its key names another document")
 			}
 			if err != nil {
-				return fmt.Errorf("receipt %x: %w: %v", k, ErrCorrupt, err)
+				return a.receiptDamage(k, err.Error())
 			}
 			all = append(all, kr)
 		}
+		if uint64(len(seen)) != n {
+			return a.receiptDamage(nil, fmt.Sprintf("%d are numbered but %d are there (lost entries)", n, len(seen)))
+		}
 		return nil
 	})
+	if err != nil {
+		return nil, err
+	}
 	sort.Slice(all, func(i, j int) bool { return all[i].seq < all[j].seq })
-	return all, err
+	return all, nil
+}
+
+// receiptDamage is the error of a damaged kept receipt (k, nil for the
+// bucket as a whole).
+func (a *Archive) receiptDamage(k []byte, what string) error {
+	subject := "the kept receipts"
+	if len(k) >= 38 {
+		subject = fmt.Sprintf("kept receipt %x… of document %x…", k[32:38], k[:6])
+	} else if k != nil {
+		subject = fmt.Sprintf("kept receipt %x", k)
+	}
+	return fmt.Errorf("archive %s: %w: %s: %s; run `chronicle check`, or restore the archive from a copy", a.path, ErrCorrupt, subject, what)
 }

@@ -15,7 +15,7 @@ import (
 // SchemaVersion is the layout this package reads and writes. Older archives
 // are upgraded on open by the registered steps below, all in one write
 // transaction; newer ones are refused.
-const SchemaVersion = 9
+const SchemaVersion = 10
 
 // bucketOriginals keeps original V1/V2 receipt files imported beside their
 // stores (schema 2): document SHA-256 ‖ SHA-256 of the receipt bytes →
@@ -67,6 +67,13 @@ var Upgrades = []Upgrade{
 	{From: 8, Summary: "bind a digest to every document record and index entry, checked on every read",
 		Apply: func(a *Archive, tx *bolt.Tx) error {
 			if err := rewriteRecords(tx); err != nil {
+				return err
+			}
+			return a.reindexOnce(tx)
+		}},
+	{From: 9, Summary: "seal every term index posting with a digest bound to its key and chain each group's postings, so a damaged or lost one fails find; seal every kept receipt and number them without gaps, so a damaged or lost one fails receipts",
+		Apply: func(a *Archive, tx *bolt.Tx) error {
+			if err := rewriteReceipts(tx); err != nil {
 				return err
 			}
 			return a.reindexOnce(tx)

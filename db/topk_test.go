@@ -214,17 +214,17 @@ func TestCheckReportsLoweredCount(t *testing.T) {
 				continue
 			}
 			bit := uint64(1) << (victim.Seq % index.GroupSize)
-			w, counts, ok := index.DecodePosting(v)
+			p, ok := index.DecodePosting(k, v)
 			if !ok {
 				return fmt.Errorf("malformed posting %x", k)
 			}
-			i := bits.OnesCount64(w & (bit - 1))
-			if w&bit == 0 || counts[i] < 2 {
+			i := bits.OnesCount64(p.Bitmap & (bit - 1))
+			if p.Bitmap&bit == 0 || p.Counts[i] < 2 {
 				continue
 			}
-			counts[i]--
+			p.Counts[i]--
 			lowered++
-			if err := b.Put(bytes.Clone(k), index.EncodePosting(w, counts)); err != nil {
+			if err := b.Put(bytes.Clone(k), p.Encode(k)); err != nil {
 				return err
 			}
 			if lowered == 3 {

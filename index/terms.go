@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"hash/crc64"
 	"math"
 	"math/bits"
 	"slices"
@@ -240,99 +241,193 @@ func gramKey(group uint32, n int, gram uint32) []byte {
 	return k
 }
 
+// startKey is the key of group's start entry: group ‖ 0, before every gram
+// key of the group.
+func startKey(group uint32) []byte { return gramKey(group, 0, 0) }
+
 func groupOf(seq uint64) (uint32, uint64) {
 	return uint32(seq / GroupSize), 1 << (seq % GroupSize)
 }
 
-// A posting is the value of a gram key: the bitmap of the group's documents
-// holding the gram (u64 LE, bit seq%64), then for each set bit in ascending
-// order the number of lines of that document holding the gram (uvarint).
+// A posting is the value of a gram key:
+//
+//	bitmap (u64 LE)   the group's documents holding the gram, bit seq%64
+//	link              the suffix (n ‖ gram) of the next key of the group, a
+//	                  single 0 byte for the group's last key
+//	counts            for each set bit in ascending order, the number of
+//	                  lines of that document holding the gram (uvarint)
+//	seal (u64 LE)     CRC-64 (ECMA) of key ‖ every byte before it
+//
+// Every group with a document has a start entry (startKey: n = 0, bitmap
+// 0), so the keys of a group form a chain from it, each naming the next.
+// A reader checks the seal of every posting it uses, and proves a gram key
+// absent by the chain: the key before the place where it would be must be
+// of the same group and name, as its next, the key found after that place.
+// A deleted, renamed or moved posting therefore reads as damage, never as
+// a document without the gram.
+const sealLen = 8
 
-// DecodePosting splits a posting into its bitmap and its line counts, one
-// per set bit in ascending bit order. ok is false for a malformed value.
-func DecodePosting(v []byte) (bitmap uint64, counts []uint32, ok bool) {
-	if len(v) < 8 {
-		return 0, nil, false
-	}
-	bitmap = binary.LittleEndian.Uint64(v)
-	p := v[8:]
-	counts = make([]uint32, 0, bits.OnesCount64(bitmap))
-	for range bits.OnesCount64(bitmap) {
-		c, n := binary.Uvarint(p)
-		if n <= 0 || c > math.MaxUint32 {
-			return bitmap, nil, false
-		}
-		counts = append(counts, uint32(c))
-		p = p[n:]
-	}
-	return bitmap, counts, len(p) == 0
+var crcTable = crc64.MakeTable(crc64.ECMA)
+
+func sealOf(k, body []byte) uint64 {
+	return crc64.Update(crc64.Update(0, crcTable, k), crcTable, body)
 }
 
-// EncodePosting is the inverse of DecodePosting; counts has one entry per
-// set bit of bitmap.
-func EncodePosting(bitmap uint64, counts []uint32) []byte {
-	v := binary.LittleEndian.AppendUint64(make([]byte, 0, 8+2*len(counts)), bitmap)
-	for _, c := range counts {
+// endLink is the link of a group's last key.
+var endLink = []byte{0}
+
+// openPosting checks posting v of key k against its seal and splits it.
+// counts holds the count bytes, exactly one uvarint per set bit (checked
+// when full is set; otherwise the caller parses them).
+func openPosting(k, v []byte, full bool) (bm uint64, link, counts []byte, ok bool) {
+	if len(v) < 8+1+sealLen {
+		return 0, nil, nil, false
+	}
+	n := len(v) - sealLen
+	if binary.LittleEndian.Uint64(v[n:]) != sealOf(k, v[:n]) {
+		return 0, nil, nil, false
+	}
+	bm = binary.LittleEndian.Uint64(v)
+	ln := int(v[8])
+	if ln > 3 || 9+ln > n {
+		return 0, nil, nil, false
+	}
+	link, counts = v[8:9+ln], v[9+ln:n]
+	if full {
+		p := counts
+		for range bits.OnesCount64(bm) {
+			c, m := binary.Uvarint(p)
+			if m <= 0 || c > math.MaxUint32 {
+				return 0, nil, nil, false
+			}
+			p = p[m:]
+		}
+		if len(p) != 0 {
+			return 0, nil, nil, false
+		}
+	}
+	return bm, link, counts, true
+}
+
+// Posting is a decoded posting (see openPosting for the layout).
+type Posting struct {
+	Bitmap uint64
+	Counts []uint32 // one per set bit of Bitmap, in ascending bit order
+	link   []byte
+}
+
+// DecodePosting checks posting v of key k against its seal and decodes it.
+// ok is false for a damaged or malformed value.
+func DecodePosting(k, v []byte) (Posting, bool) {
+	bm, link, counts, ok := openPosting(k, v, true)
+	if !ok {
+		return Posting{}, false
+	}
+	p := Posting{Bitmap: bm, link: bytes.Clone(link), Counts: make([]uint32, 0, bits.OnesCount64(bm))}
+	for len(counts) > 0 {
+		c, n := binary.Uvarint(counts)
+		p.Counts = append(p.Counts, uint32(c))
+		counts = counts[n:]
+	}
+	return p, true
+}
+
+// Encode is the sealed value of posting p under key k.
+func (p Posting) Encode(k []byte) []byte {
+	link := p.link
+	if len(link) == 0 {
+		link = endLink
+	}
+	v := binary.LittleEndian.AppendUint64(make([]byte, 0, 8+len(link)+2*len(p.Counts)+sealLen), p.Bitmap)
+	v = append(v, link...)
+	for _, c := range p.Counts {
 		v = binary.AppendUvarint(v, uint64(c))
 	}
-	return v
+	return binary.LittleEndian.AppendUint64(v, sealOf(k, v))
 }
 
-// postingCount returns the line count stored for bit in posting v, and
-// whether the bit is set and its count readable.
-func postingCount(v []byte, bit uint64) (uint32, bool) {
-	if len(v) < 8 {
-		return 0, false
+// withCount sets bit's count to lines, setting the bit if needed.
+func (p *Posting) withCount(bit uint64, lines uint32) {
+	i := bits.OnesCount64(p.Bitmap & (bit - 1))
+	if p.Bitmap&bit != 0 {
+		p.Counts[i] = lines
+		return
 	}
-	bm := binary.LittleEndian.Uint64(v)
+	p.Bitmap |= bit
+	p.Counts = slices.Insert(p.Counts, i, lines)
+}
+
+// postingCount returns the line count for bit in the count bytes of a
+// posting with bitmap bm (checked by openPosting), and whether it is set.
+func postingCount(bm uint64, counts []byte, bit uint64) (uint32, bool) {
 	if bm&bit == 0 {
 		return 0, false
 	}
-	p := v[8:]
 	for range bits.OnesCount64(bm & (bit - 1)) {
-		_, n := binary.Uvarint(p)
+		_, n := binary.Uvarint(counts)
 		if n <= 0 {
 			return 0, false
 		}
-		p = p[n:]
+		counts = counts[n:]
 	}
-	c, n := binary.Uvarint(p)
+	c, n := binary.Uvarint(counts)
 	if n <= 0 || c > math.MaxUint32 {
 		return 0, false
 	}
 	return uint32(c), true
 }
 
-// withCount returns posting v with bit set and its count set to lines. A
-// malformed v is replaced (check reports the documents it loses).
-func withCount(v []byte, bit uint64, lines uint32) []byte {
-	if len(v) < 8 {
-		return EncodePosting(bit, []uint32{lines})
-	}
-	bm := binary.LittleEndian.Uint64(v)
-	p := v[8:]
-	off := 0
-	for range bits.OnesCount64(bm & (bit - 1)) {
-		_, n := binary.Uvarint(p[off:])
-		if n <= 0 {
-			return EncodePosting(bit, []uint32{lines})
+// damaged is the error of a term index entry that is damaged or missing.
+func damaged(group uint32, format string, args ...any) error {
+	lo := uint64(group) * GroupSize
+	return fmt.Errorf("%w: the term index of documents #%d..#%d %s (run `chronicle check`, then `chronicle reindex`)",
+		ErrDamaged, max(lo, 1), lo+GroupSize-1, fmt.Sprintf(format, args...))
+}
+
+// termReader looks up postings and proves absent ones absent.
+type termReader struct {
+	c *bolt.Cursor
+}
+
+func newTermReader(b *bolt.Bucket) *termReader { return &termReader{c: b.Cursor()} }
+
+// lookup returns the checked posting of key (its bitmap and count bytes),
+// found false when the chain proves the key absent. Any other case is an
+// error wrapping ErrDamaged.
+func (r *termReader) lookup(key []byte, full bool) (bm uint64, counts []byte, found bool, err error) {
+	group := binary.BigEndian.Uint32(key)
+	k, v := r.c.Seek(key)
+	if k != nil && bytes.Equal(k, key) {
+		bm, _, counts, ok := openPosting(k, v, full)
+		if !ok {
+			return 0, nil, false, damaged(group, "has an entry that does not match its digest")
 		}
-		off += n
+		return bm, counts, true, nil
 	}
-	rest := off
-	if bm&bit != 0 {
-		_, n := binary.Uvarint(p[off:])
-		if n <= 0 {
-			return EncodePosting(bit, []uint32{lines})
-		}
-		rest += n
+	if k != nil && bytes.Compare(k, key) < 0 {
+		return 0, nil, false, damaged(group, "has its entries out of order")
 	}
-	// bbolt keeps the value slice until commit: each Put needs its own.
-	out := make([]byte, 0, len(v)+binary.MaxVarintLen32)
-	out = binary.LittleEndian.AppendUint64(out, bm|bit)
-	out = append(out, p[:off]...)
-	out = binary.AppendUvarint(out, uint64(lines))
-	return append(out, p[rest:]...)
+	var pk, pv []byte
+	if k == nil {
+		pk, pv = r.c.Last()
+	} else {
+		pk, pv = r.c.Prev()
+	}
+	if pk == nil || len(pk) < 5 || !bytes.Equal(pk[:4], key[:4]) || bytes.Compare(pk, key) >= 0 {
+		return 0, nil, false, damaged(group, "lacks its start entry")
+	}
+	_, link, _, ok := openPosting(pk, pv, false)
+	if !ok {
+		return 0, nil, false, damaged(group, "has an entry that does not match its digest")
+	}
+	want := endLink
+	if k != nil && len(k) >= 5 && bytes.Equal(k[:4], key[:4]) {
+		want = k[4:]
+	}
+	if !bytes.Equal(link, want) {
+		return 0, nil, false, damaged(group, "lacks an entry")
+	}
+	return 0, nil, false, nil
 }
 
 // AddTerms records every gram of src, with its line count, for document
@@ -355,10 +450,109 @@ func (g *Grams) Add(tx *bolt.Tx, seq uint64) error {
 		return fmt.Errorf("index: %s bucket missing", bucketGrams)
 	}
 	group, bit := groupOf(seq)
-	return g.counts.each(func(n int, gram, lines uint32) error {
-		k := gramKey(group, n, gram)
-		return b.Put(k, withCount(b.Get(k), bit, lines))
-	})
+	keys := []gramUpdate{{key: startKey(group)}}
+	if err := g.counts.each(func(n int, gram, lines uint32) error {
+		keys = append(keys, gramUpdate{key: gramKey(group, n, gram), set: true, bit: bit, lines: lines})
+		return nil
+	}); err != nil {
+		return err
+	}
+	return applyUpdates(b, group, keys)
+}
+
+// SetPosting writes the posting of key k (a gram key) with the given
+// bitmap and counts, keeping its group's chain and seals: for repairs and
+// tests that need a consistent index with chosen contents.
+func SetPosting(tx *bolt.Tx, k []byte, bitmap uint64, counts []uint32) error {
+	b := tx.Bucket(bucketGrams)
+	if b == nil {
+		return fmt.Errorf("index: %s bucket missing", bucketGrams)
+	}
+	if len(k) < 6 || len(k) > 8 || int(k[4]) != len(k)-5 || bits.OnesCount64(bitmap) != len(counts) {
+		return fmt.Errorf("index: %x is not a gram key with %d counts", k, len(counts))
+	}
+	group := binary.BigEndian.Uint32(k)
+	return applyUpdates(b, group, []gramUpdate{{key: startKey(group)}, {key: bytes.Clone(k), replace: true, bm: bitmap, counts: counts}})
+}
+
+// gramUpdate is one key to write: unchanged (the start entry), its bit set
+// to a count, or replaced.
+type gramUpdate struct {
+	key     []byte
+	set     bool
+	bit     uint64
+	lines   uint32
+	replace bool
+	bm      uint64
+	counts  []uint32
+}
+
+// applyUpdates writes updates (keys of group, in ascending order, the
+// start entry first), inserting missing keys into the group's chain. Every
+// existing posting read is checked against its seal: a damaged one stops
+// the write (reindex rebuilds the index).
+func applyUpdates(b *bolt.Bucket, group uint32, updates []gramUpdate) error {
+	type pending struct {
+		key []byte
+		p   Posting
+	}
+	out := make([]pending, 0, len(updates)+16)
+	c := b.Cursor()
+	load := func(k, v []byte) (Posting, error) {
+		p, ok := DecodePosting(k, v)
+		if !ok {
+			return p, damaged(group, "has an entry that does not match its digest")
+		}
+		return p, nil
+	}
+	inGroup := func(k []byte) bool { return len(k) >= 5 && binary.BigEndian.Uint32(k) == group }
+	for _, u := range updates {
+		k, v := c.Seek(u.key)
+		var p Posting
+		if k != nil && bytes.Equal(k, u.key) {
+			var err error
+			if p, err = load(k, v); err != nil {
+				return err
+			}
+		} else {
+			// A new key: it links to the key after it, and the key before
+			// it in the merged chain links to it.
+			p.link = endLink
+			if inGroup(k) {
+				p.link = bytes.Clone(k[4:])
+			}
+			var pk, pv []byte
+			if k == nil {
+				pk, pv = c.Last()
+			} else {
+				pk, pv = c.Prev()
+			}
+			switch {
+			case len(out) > 0 && (!inGroup(pk) || bytes.Compare(out[len(out)-1].key, pk) >= 0):
+				out[len(out)-1].p.link = u.key[4:]
+			case inGroup(pk):
+				pp, err := load(pk, pv)
+				if err != nil {
+					return err
+				}
+				pp.link = u.key[4:]
+				out = append(out, pending{bytes.Clone(pk), pp})
+			}
+		}
+		switch {
+		case u.replace:
+			p.Bitmap, p.Counts = u.bm, u.counts
+		case u.set:
+			p.withCount(u.bit, u.lines)
+		}
+		out = append(out, pending{u.key, p})
+	}
+	for _, e := range out {
+		if err := b.Put(e.key, e.p.Encode(e.key)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // termGrams returns the grams that every document containing term holds:
@@ -413,6 +607,10 @@ func Candidates(tx *bolt.Tx, maxSeq uint64, terms [][]byte) ([]uint64, error) {
 // line's score; Lines is the sum over the distinct terms of the smallest
 // line count of the term's grams, capped by the document's number of lines,
 // which bounds total_matching_lines.
+//
+// Every posting used is checked against its seal and every absent one
+// proved absent by its group's chain (see openPosting): a damaged index
+// fails (ErrDamaged) rather than drop a document.
 func Bounds(tx *bolt.Tx, maxSeq uint64, terms [][]byte) ([]Bound, error) {
 	b := tx.Bucket(bucketGrams)
 	if b == nil {
@@ -432,8 +630,10 @@ func Bounds(tx *bolt.Tx, maxSeq uint64, terms [][]byte) ([]Bound, error) {
 		seen[string(t)] = len(distinct)
 		distinct = append(distinct, weighted{termGrams(t), 1})
 	}
+	r := newTermReader(b)
 	var out []Bound
-	for group := uint32(0); uint64(group)*GroupSize <= maxSeq; group++ {
+	key := make([]byte, 0, 8)
+	for group := uint32(0); maxSeq > 0 && uint64(group)*GroupSize <= maxSeq; group++ {
 		var any uint64
 		var ubTerms [GroupSize]int
 		var ubLines [GroupSize]uint64
@@ -441,28 +641,31 @@ func Bounds(tx *bolt.Tx, maxSeq uint64, terms [][]byte) ([]Bound, error) {
 			all := ^uint64(0)
 			var mins [GroupSize]uint32
 			for gi, g := range d.grams {
-				v := b.Get(gramKey(group, int(g[0]), g[1]))
-				if len(v) < 8 {
+				key = appendGramKey(key[:0], group, int(g[0]), g[1])
+				bm, p, found, err := r.lookup(key, false)
+				if err != nil {
+					return nil, err
+				}
+				if !found {
 					all = 0
 					break
 				}
-				bm := binary.LittleEndian.Uint64(v)
 				if all &= bm; all == 0 {
 					break
 				}
-				p := v[8:]
 				for w := bm; w != 0; w &= w - 1 {
 					bit := bits.TrailingZeros64(w)
 					c, n := binary.Uvarint(p)
 					if n <= 0 || c > math.MaxUint32 {
-						// An unreadable count bounds nothing: a damaged
-						// index may cost time, never a result.
-						c, n = math.MaxUint32, len(p)
+						return nil, damaged(group, "has an entry with unreadable line counts")
 					}
 					p = p[n:]
 					if all&(1<<bit) != 0 && (gi == 0 || uint32(c) < mins[bit]) {
 						mins[bit] = uint32(c)
 					}
+				}
+				if len(p) != 0 {
+					return nil, damaged(group, "has an entry with unreadable line counts")
 				}
 			}
 			any |= all
@@ -477,7 +680,11 @@ func Bounds(tx *bolt.Tx, maxSeq uint64, terms [][]byte) ([]Bound, error) {
 		}
 		// A document has at most one line more than it has LF bytes, and
 		// the LF unigram's line count is its number of LF bytes.
-		lf := b.Get(gramKey(group, 1, '\n'))
+		key = appendGramKey(key[:0], group, 1, '\n')
+		lfBM, lf, _, err := r.lookup(key, true)
+		if err != nil {
+			return nil, err
+		}
 		for w := any; w != 0; w &= w - 1 {
 			bit := bits.TrailingZeros64(w)
 			seq := uint64(group)*GroupSize + uint64(bit)
@@ -485,10 +692,10 @@ func Bounds(tx *bolt.Tx, maxSeq uint64, terms [][]byte) ([]Bound, error) {
 				continue
 			}
 			lines := ubLines[bit]
-			if len(lf) < 8 || binary.LittleEndian.Uint64(lf)&(1<<bit) == 0 {
-				lines = min(lines, 1)
-			} else if c, ok := postingCount(lf, 1<<bit); ok {
+			if c, ok := postingCount(lfBM, lf, 1<<bit); ok {
 				lines = min(lines, uint64(c)+1)
+			} else {
+				lines = min(lines, 1)
 			}
 			out = append(out, Bound{Seq: seq, Terms: ubTerms[bit], Lines: lines})
 		}
@@ -496,9 +703,20 @@ func Bounds(tx *bolt.Tx, maxSeq uint64, terms [][]byte) ([]Bound, error) {
 	return out, nil
 }
 
+// appendGramKey appends gramKey(group, n, gram) to k.
+func appendGramKey(k []byte, group uint32, n int, gram uint32) []byte {
+	k = binary.BigEndian.AppendUint32(k, group)
+	k = append(k, byte(n))
+	for i := n - 1; i >= 0; i-- {
+		k = append(k, byte(gram>>(8*i)))
+	}
+	return k
+}
+
 // CheckTerms compares the postings with the grams of src: missing counts
-// grams whose bit for document seq is missing, miscounted those whose line
-// count differs from the document's (a count below the truth could drop the
+// grams whose bit for document seq is missing (or whose posting is damaged
+// or lost from its group's chain), miscounted those whose line count
+// differs from the document's (a count below the truth could drop the
 // document from a limited find).
 func CheckTerms(tx *bolt.Tx, seq uint64, src []byte) (missing, miscounted int, err error) {
 	b := tx.Bucket(bucketGrams)
@@ -506,11 +724,12 @@ func CheckTerms(tx *bolt.Tx, seq uint64, src []byte) (missing, miscounted int, e
 		return 0, 0, fmt.Errorf("index: %s bucket missing", bucketGrams)
 	}
 	group, bit := groupOf(seq)
+	r := newTermReader(b)
 	err = countGrams(src).each(func(n int, gram, lines uint32) error {
-		v := b.Get(gramKey(group, n, gram))
-		if len(v) < 8 || binary.LittleEndian.Uint64(v)&bit == 0 {
+		bm, counts, found, err := r.lookup(gramKey(group, n, gram), true)
+		if err != nil || !found || bm&bit == 0 {
 			missing++
-		} else if c, ok := postingCount(v, bit); !ok || c != lines {
+		} else if c, ok := postingCount(bm, counts, bit); !ok || c != lines {
 			miscounted++
 		}
 		return nil
@@ -519,19 +738,44 @@ func CheckTerms(tx *bolt.Tx, seq uint64, src []byte) (missing, miscounted int, e
 }
 
 // StrayTermBits counts set bits for sequence numbers that are not known
-// (bits of documents that do not exist), and malformed postings (one each).
+// (bits of documents that do not exist), and malformed postings (one each):
+// keys that are no gram key, values that do not match their seal, and
+// breaks of a group's chain (a group without its start entry, or a key
+// that does not name the next key of its group).
 func StrayTermBits(tx *bolt.Tx, known func(seq uint64) bool) (int, error) {
 	b := tx.Bucket(bucketGrams)
 	if b == nil {
 		return 0, fmt.Errorf("index: %s bucket missing", bucketGrams)
 	}
 	stray := 0
+	var prev []byte // the previous key's group ‖ link, nil at a group start
 	err := b.ForEach(func(k, v []byte) error {
-		word, _, ok := DecodePosting(v)
-		if len(k) < 6 || len(k) > 8 || int(k[4]) != len(k)-5 || !ok {
+		if len(k) < 5 || len(k) > 8 || int(k[4]) != len(k)-5 {
 			stray++
 			return nil
 		}
+		if prev != nil && !bytes.Equal(prev[:4], k[:4]) {
+			if !bytes.Equal(prev[4:], endLink) {
+				stray++ // the group's last key names a next one
+			}
+			prev = nil
+		}
+		if prev == nil && k[4] != 0 {
+			stray++ // a group without its start entry
+		}
+		if prev != nil && !bytes.Equal(prev[4:], k[4:]) {
+			stray++ // a key the previous one does not name
+		}
+		word, link, _, ok := openPosting(k, v, true)
+		if !ok {
+			stray++
+			prev = nil
+			if len(k) >= 4 {
+				prev = append(bytes.Clone(k[:4]), 0xFF) // matches no link
+			}
+			return nil
+		}
+		prev = append(append(prev[:0:0], k[:4]...), link...)
 		group := uint64(binary.BigEndian.Uint32(k))
 		for word != 0 {
 			bit := bits.TrailingZeros64(word)
@@ -542,5 +786,8 @@ func StrayTermBits(tx *bolt.Tx, known func(seq uint64) bool) (int, error) {
 		}
 		return nil
 	})
+	if prev != nil && !bytes.Equal(prev[4:], endLink) {
+		stray++
+	}
 	return stray, err
 }

@@ -358,7 +358,7 @@ func TestCheckTermsAndStrayBits(t *testing.T) {
 			if binary.BigEndian.Uint32(k) != 1 {
 				continue
 			}
-			if err := b.Put(bytes.Clone(k), withoutBit(t, v, bit71)); err != nil {
+			if err := b.Put(bytes.Clone(k), withoutBit(t, k, v, bit71)); err != nil {
 				return err
 			}
 		}
@@ -380,13 +380,23 @@ func TestCheckTermsAndStrayBits(t *testing.T) {
 		if err := AddTerms(tx, 200, []byte("xy")); err != nil { // 3 grams
 			return err
 		}
-		if err := b.Put(gramKey(0, 1, 'A'), withCount(b.Get(gramKey(0, 1, 'A')), 1<<6, 1)); err != nil { // seq 6 unknown
+		k := gramKey(0, 1, 'A')
+		p, ok := DecodePosting(k, b.Get(k))
+		require.True(t, ok)
+		p.withCount(1<<6, 1) // seq 6 unknown
+		if err := SetPosting(tx, k, p.Bitmap, p.Counts); err != nil {
 			return err
 		}
+		if err := AddTerms(tx, 9*GroupSize+1, nil); err != nil { // group 9's start entry
+			return err
+		}
+		// Malformed (and so out of group 9's chain: its start entry names
+		// no next key).
 		return b.Put(gramKey(9, 3, 0x616263), []byte{1, 2, 3})
 	}))
+	known = func(seq uint64) bool { _, ok := docs[seq]; return ok || seq == 9*GroupSize+1 }
 	_, stray = check()
-	require.Equal(t, 3+1+1, stray)
+	require.Equal(t, 3+1+3, stray) // 3 bits of #200, #6's bit, the malformed value and the chain breaks around it
 
 	// DropBuckets empties the index.
 	require.NoError(t, db.Update(DropBuckets))
@@ -500,52 +510,64 @@ func TestGramCountsEach(t *testing.T) {
 	}
 }
 
-// withoutBit removes bit and its count from posting v.
-func withoutBit(t testing.TB, v []byte, bit uint64) []byte {
-	bm, counts, ok := DecodePosting(v)
+// withoutBit removes bit and its count from posting v of key k.
+func withoutBit(t testing.TB, k, v []byte, bit uint64) []byte {
+	p, ok := DecodePosting(k, v)
 	require.True(t, ok)
-	if bm&bit != 0 {
-		i := bits.OnesCount64(bm & (bit - 1))
-		counts = slices.Delete(counts, i, i+1)
+	if p.Bitmap&bit != 0 {
+		i := bits.OnesCount64(p.Bitmap & (bit - 1))
+		p.Counts = slices.Delete(p.Counts, i, i+1)
 	}
-	return EncodePosting(bm&^bit, counts)
+	p.Bitmap &^= bit
+	return p.Encode(k)
 }
 
 // TestPostings: counts are inserted in bit order, replaced in place, and
-// malformed values are reported.
+// damaged or malformed values are refused.
 func TestPostings(t *testing.T) {
 	r := rand.New(rand.NewPCG(6, 3))
+	k := gramKey(3, 2, 'a'<<8|'b')
 	for range 500 {
 		want := map[int]uint32{}
-		var v []byte
+		var p Posting
 		for range 1 + r.IntN(80) {
 			bit := r.IntN(64)
 			c := uint32(r.IntN(3)) << (7 * r.IntN(5))
 			want[bit] = c
-			v = withCount(v, 1<<bit, c)
+			p.withCount(1<<bit, c)
 		}
-		bm, counts, ok := DecodePosting(v)
+		v := p.Encode(k)
+		got, ok := DecodePosting(k, v)
+		require.True(t, ok)
+		bm, _, counts, ok := openPosting(k, v, true)
 		require.True(t, ok)
 		require.Equal(t, len(want), bits.OnesCount64(bm))
 		i := 0
 		for bit := range 64 {
-			c, ok := postingCount(v, 1<<bit)
+			c, ok := postingCount(bm, counts, 1<<bit)
 			w, in := want[bit]
 			require.Equal(t, in, ok)
 			require.Equal(t, w, c)
 			if in {
-				require.Equal(t, w, counts[i])
+				require.Equal(t, w, got.Counts[i])
 				i++
 			}
 		}
-		require.Equal(t, v, EncodePosting(bm, counts))
+		require.Equal(t, v, got.Encode(k))
+		// Any flipped byte, in the value or the key, breaks the seal.
+		at := r.IntN(len(v))
+		bad := bytes.Clone(v)
+		bad[at] ^= byte(1 + r.IntN(255))
+		_, ok = DecodePosting(k, bad)
+		require.False(t, ok, "flip at %d", at)
+		_, ok = DecodePosting(gramKey(3, 2, 'a'<<8|'c'), v)
+		require.False(t, ok)
 	}
-	for _, bad := range [][]byte{nil, {1, 2, 3}, EncodePosting(3, []uint32{1}), append(EncodePosting(1, []uint32{1}), 0), {1, 0, 0, 0, 0, 0, 0, 0, 0x80}} {
-		_, _, ok := DecodePosting(bad)
+	good := Posting{Bitmap: 1, Counts: []uint32{1}}.Encode(k)
+	for _, bad := range [][]byte{nil, {1, 2, 3}, Posting{Bitmap: 3, Counts: []uint32{1}}.Encode(k), good[:len(good)-1], append(bytes.Clone(good), 0)} {
+		_, ok := DecodePosting(k, bad)
 		require.False(t, ok, "%x", bad)
 	}
-	// A malformed value is replaced, never extended.
-	require.Equal(t, EncodePosting(4, []uint32{9}), withCount([]byte{1, 2}, 4, 9))
 }
 
 // TestCheckTermsCounts: a lowered or raised line count is reported.
@@ -562,7 +584,10 @@ func TestCheckTermsCounts(t *testing.T) {
 		require.NoError(t, db.Update(func(tx *bolt.Tx) error {
 			b := tx.Bucket(bucketGrams)
 			k := gramKey(0, 3, 'l'<<16|'i'<<8|'c')
-			return b.Put(k, withCount(b.Get(k), 1<<5, c))
+			p, ok := DecodePosting(k, b.Get(k))
+			require.True(t, ok)
+			p.withCount(1<<5, c)
+			return SetPosting(tx, k, p.Bitmap, p.Counts)
 		}))
 		require.NoError(t, db.View(func(tx *bolt.Tx) error {
 			missing, wrong, err := CheckTerms(tx, 5, src)

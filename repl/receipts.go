@@ -33,11 +33,16 @@ func runReceipts(x *ctx) error {
 		return err
 	}
 	labels := map[db.Digest]string{}
+	// A document that is gone keeps its short digest as label; one whose
+	// record is damaged fails the listing (after it, so the error is last).
+	var labelErr error
 	labelOf := func(doc db.Digest) string {
 		if _, ok := labels[doc]; !ok {
 			labels[doc] = doc.Short()
 			if d, err := a.Document(doc); err == nil {
 				labels[doc] = d.Label()
+			} else if errors.Is(err, db.ErrCorrupt) && labelErr == nil {
+				labelErr = err
 			}
 		}
 		return labels[doc]
@@ -120,6 +125,9 @@ func runReceipts(x *ctx) error {
 		}
 		fmt.Fprintln(x.out(), line)
 	}
+	if labelErr != nil {
+		return labelErr
+	}
 	total := len(recs) + len(sets) + len(originals)
 	if total == 0 && !(x.p.has("json") || x.env.JSON) {
 		fmt.Fprintln(x.out(), "(no receipts)")
@@ -140,7 +148,15 @@ func runReceipts(x *ctx) error {
 // `ID  KIND  documents #1..#S  QUESTION`, then `limit N` for a find with
 // a limit, after the verdict with --verify.
 func setReceiptLine(r *db.SetReceipt, verdict string) string {
-	line := fmt.Sprintf("%s  %s  documents #1..#%d  %s", r.ID().Short(), r.Kind, r.Documents, sanitize(r.Question))
+	docs := fmt.Sprintf("documents #1..#%d", r.Documents)
+	if len(r.Chosen) > 0 { // a settle over chosen documents binds them, not a prefix
+		var short []string
+		for _, d := range r.Chosen {
+			short = append(short, d.Short())
+		}
+		docs = "documents " + strings.Join(short, ",")
+	}
+	line := fmt.Sprintf("%s  %s  %s  %s", r.ID().Short(), r.Kind, docs, sanitize(r.Question))
 	if r.Kind == db.KindArchiveFind && r.Limit > 0 {
 		line += fmt.Sprintf("  limit %d", r.Limit)
 	}

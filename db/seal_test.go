@@ -1,0 +1,228 @@
+package db_test
+
+import (
+	"bytes"
+	"encoding/binary"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"chronicle/db"
+	"chronicle/engine/find"
+
+	"github.com/stretchr/testify/require"
+	bolt "go.etcd.io/bbolt"
+)
+
+// sealFixture is a closed archive of three documents, two of which hold
+// "Zanzibarite"; victim is the first of those (#1).
+type sealFixture struct {
+	path   string
+	victim *db.Document
+	other  *db.Document
+}
+
+func newSealFixture(t *testing.T) *sealFixture {
+	t.Helper()
+	f := &sealFixture{path: filepath.Join(t.TempDir(), "seal.db")}
+	a, err := db.Open(f.path, db.Options{})
+	require.NoError(t, err)
+	for i, src := range []string{
+		"Alice paid Bob.\nThe Zanzibarite ledger.\n",
+		"Bob paid Carol.\nNothing else.\n",
+		"A Zanzibarite trader.\n",
+	} {
+		res, err := a.Ingest([]byte(src), 1750000000+uint64(i), []string{"victim.txt", "plain.txt", "other.txt"}[i])
+		require.NoError(t, err)
+		switch i {
+		case 0:
+			f.victim = res.Doc
+		case 2:
+			f.other = res.Doc
+		}
+	}
+	require.NoError(t, a.Close())
+	return f
+}
+
+// findZan runs find "Zanzibarite" on the archive.
+func (f *sealFixture) findZan(t *testing.T) ([]db.FindHit, error) {
+	t.Helper()
+	a := openArchive(t, f.path)
+	q, err := find.NewQuery("Zanzibarite")
+	require.NoError(t, err)
+	hits, err := a.Find(q, 0)
+	require.NoError(t, a.Close())
+	return hits, err
+}
+
+func (f *sealFixture) problems(t *testing.T) []db.Problem {
+	t.Helper()
+	a := openArchive(t, f.path)
+	defer a.Close()
+	return problemsOf(t, a)
+}
+
+// zanKey is the key of trigram "Zan" in group 0 (documents #1..#63).
+var zanKey = []byte{0, 0, 0, 0, 3, 'Z', 'a', 'n'}
+
+func TestFindFailsOnDamagedPosting(t *testing.T) {
+	f := newSealFixture(t)
+	hits, err := f.findZan(t)
+	require.NoError(t, err)
+	require.Len(t, hits, 2)
+	require.Empty(t, f.problems(t))
+
+	cases := []struct {
+		name   string
+		damage func(b *bolt.Bucket) error
+	}{
+		{"bit cleared", func(b *bolt.Bucket) error {
+			v := bytes.Clone(b.Get(zanKey))
+			v[0] &^= 1 << f.victim.Seq // without resealing: the seal tells
+			return b.Put(bytes.Clone(zanKey), v)
+		}},
+		{"count lowered", func(b *bolt.Bucket) error {
+			v := bytes.Clone(b.Get(zanKey))
+			v[len(v)-9]-- // the last count, just before the seal
+			return b.Put(bytes.Clone(zanKey), v)
+		}},
+		{"key deleted", func(b *bolt.Bucket) error { return b.Delete(zanKey) }},
+		{"key renamed", func(b *bolt.Bucket) error {
+			v := bytes.Clone(b.Get(zanKey))
+			if err := b.Delete(zanKey); err != nil {
+				return err
+			}
+			return b.Put([]byte{0, 0, 0, 0, 3, 'Z', 'a', 'm'}, v)
+		}},
+		{"group start deleted", func(b *bolt.Bucket) error {
+			// With "Zan" gone too, only the start entry could prove it absent.
+			if err := b.Delete(zanKey); err != nil {
+				return err
+			}
+			return b.Delete([]byte{0, 0, 0, 0, 0})
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			g := *f
+			g.path = filepath.Join(t.TempDir(), "copy.db")
+			copyFile(t, f.path, g.path)
+			editBolt(t, g.path, func(tx *bolt.Tx) error { return tc.damage(tx.Bucket([]byte("grams"))) })
+			hits, err := g.findZan(t)
+			require.ErrorIs(t, err, db.ErrCorrupt, "a damaged posting must fail find, not drop a document (%d hits)", len(hits))
+			msg := err.Error()
+			require.Contains(t, msg, g.path)
+			require.Contains(t, msg, "term index of documents #1..#63")
+			require.Contains(t, msg, "chronicle check")
+			require.NotContains(t, msg, "\n")
+			probs := g.problems(t)
+			require.NotEmpty(t, probs)
+			require.Contains(t, ixProblemsAbout(probs, g.victim.Label()), "term index misses 1 grams of the document (run `chronicle reindex`)",
+				"check names the document: %v", probs)
+
+			// reindex repairs it.
+			a := openArchive(t, g.path)
+			_, err = a.Reindex()
+			require.NoError(t, err)
+			require.NoError(t, a.Close())
+			hits, err = g.findZan(t)
+			require.NoError(t, err)
+			require.Len(t, hits, 2)
+			require.Empty(t, g.problems(t))
+		})
+	}
+}
+
+// An ingest into a group with a damaged posting fails instead of sealing
+// the damage over.
+func TestIngestRefusesDamagedPosting(t *testing.T) {
+	f := newSealFixture(t)
+	editBolt(t, f.path, func(tx *bolt.Tx) error {
+		b := tx.Bucket([]byte("grams"))
+		v := bytes.Clone(b.Get(zanKey))
+		v[1] ^= 0x40
+		return b.Put(bytes.Clone(zanKey), v)
+	})
+	a := openArchive(t, f.path)
+	_, err := a.Ingest([]byte("Zanzibarite again.\n"), 1750000100, "again.txt")
+	require.ErrorIs(t, err, db.ErrCorrupt)
+	require.Contains(t, err.Error(), "chronicle reindex")
+}
+
+func TestReceiptsFailOnDamagedOrLostEntry(t *testing.T) {
+	f := newSealFixture(t)
+	a := openArchive(t, f.path)
+	kept, err := a.Receipts(nil)
+	require.NoError(t, err)
+	require.Len(t, kept, 3, "the INGEST receipts")
+	require.NoError(t, a.Close())
+
+	// receiptKeyOf is the key of the kept receipt of document d.
+	keyOf := func(tx *bolt.Tx, d *db.Document) []byte {
+		k, _ := tx.Bucket([]byte("receipts")).Cursor().Seek(d.SHA256[:])
+		require.True(t, bytes.HasPrefix(k, d.SHA256[:]))
+		return bytes.Clone(k)
+	}
+	cases := []struct {
+		name, want string
+		damage     func(tx *bolt.Tx) error
+	}{
+		{"renumbered", "does not match its digest", func(tx *bolt.Tx) error {
+			b := tx.Bucket([]byte("receipts"))
+			k := keyOf(tx, f.victim)
+			v := bytes.Clone(b.Get(k))
+			binary.BigEndian.PutUint64(v, 9) // listed last, were it not sealed
+			return b.Put(k, v)
+		}},
+		{"altered", "does not match its digest", func(tx *bolt.Tx) error {
+			b := tx.Bucket([]byte("receipts"))
+			k := keyOf(tx, f.other)
+			v := bytes.Clone(b.Get(k))
+			v[20] ^= 1
+			return b.Put(k, v)
+		}},
+		{"deleted", "3 are numbered but 2 are there (lost entries)", func(tx *bolt.Tx) error {
+			return tx.Bucket([]byte("receipts")).Delete(keyOf(tx, f.victim))
+		}},
+		{"moved to another key", "does not match its digest", func(tx *bolt.Tx) error {
+			b := tx.Bucket([]byte("receipts"))
+			k := keyOf(tx, f.victim)
+			v := bytes.Clone(b.Get(k))
+			if err := b.Delete(k); err != nil {
+				return err
+			}
+			k[40] ^= 1
+			return b.Put(k, v)
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "copy.db")
+			copyFile(t, f.path, path)
+			editBolt(t, path, tc.damage)
+			a := openArchive(t, path)
+			for _, doc := range []*db.Digest{nil, &f.other.SHA256} {
+				_, err := a.Receipts(doc)
+				require.ErrorIs(t, err, db.ErrCorrupt, "a damaged or lost receipt fails every listing")
+				require.Contains(t, err.Error(), tc.want)
+				require.Contains(t, err.Error(), path)
+				require.Contains(t, err.Error(), "chronicle check")
+			}
+			probs := problemsOf(t, a)
+			var all []string
+			for _, p := range probs {
+				all = append(all, p.String())
+			}
+			require.Contains(t, strings.Join(all, "\n"), tc.want, "check reports it")
+		})
+	}
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	data, err := os.ReadFile(from)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(to, data, 0o600))
+}
