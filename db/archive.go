@@ -50,6 +50,9 @@ type Archive struct {
 	path string
 	bolt *bolt.DB // nil while a writer has released the archive (Release)
 	opts Options
+	// yielded is when a batch (ingest, check) last left the archive free
+	// for long enough that a waiting process got its turn (yield).
+	yielded time.Time
 	// UpgradedFrom is the schema version the archive had before Open
 	// upgraded it (0 when no upgrade ran).
 	UpgradedFrom int
@@ -211,6 +214,34 @@ func (a *Archive) Release() error {
 	err := a.bolt.Close()
 	a.bolt = nil
 	return err
+}
+
+// yieldEvery and yieldFor: a batch that releases the archive between its
+// steps leaves it free for yieldFor once every yieldEvery. bbolt takes
+// its lock by polling every 50 ms, so a waiter may miss the short gaps
+// between two steps; a pause longer than its poll lets it in, and bounds
+// its wait to about half a second plus one commit (for about an eighth
+// more time in a long batch).
+const (
+	yieldEvery = 500 * time.Millisecond
+	yieldFor   = 60 * time.Millisecond
+)
+
+// yield pauses a released archive for yieldFor when yieldEvery has passed
+// since the last pause.
+func (a *Archive) yield() {
+	if a.bolt != nil {
+		return
+	}
+	now := time.Now()
+	if a.yielded.IsZero() {
+		a.yielded = now
+		return
+	}
+	if now.Sub(a.yielded) >= yieldEvery {
+		time.Sleep(yieldFor)
+		a.yielded = time.Now()
+	}
 }
 
 // reacquire reopens a released archive, read-only or for writing, and

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"strings"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -22,11 +24,38 @@ func (p Problem) String() string {
 	return p.Doc + ": " + p.Detail
 }
 
+// ErrInterrupted: CheckOptions.Stop (or a reindex's stop) asked the run to
+// end early; what was done so far stands.
+var ErrInterrupted = errors.New("interrupted")
+
+// CheckOptions tune CheckWith.
+type CheckOptions struct {
+	// Stop, when it reports true, ends the check before the next document
+	// with ErrInterrupted.
+	Stop func() bool
+	// Progress is told before each document (i from 0 of n).
+	Progress func(i, n int, d *Document)
+	// Share releases the archive between documents, so that a writer
+	// commits instead of waiting for the whole check. The documents present
+	// at the start are checked one by one; those a writer added meanwhile,
+	// and every cross reference, are then checked in one snapshot.
+	Share bool
+}
+
 // Check re-reads every document (store rebuild, every digest, canonical
 // replay of the events) and the cross references between buckets. It
 // returns one Problem per finding; an error only when the archive cannot be
 // read at all.
-func (a *Archive) Check() ([]Problem, error) {
+func (a *Archive) Check() ([]Problem, error) { return a.CheckWith(CheckOptions{}) }
+
+// CheckWith is Check with options.
+func (a *Archive) CheckWith(opts CheckOptions) ([]Problem, error) {
+	// The page structure first: a damaged branch page can hide a record
+	// from a lookup by key (every command) while a walk of the bucket (the
+	// checks below) still finds it.
+	if found := a.pageProblems(); len(found) > 0 {
+		return []Problem{{Detail: fmt.Sprintf("archive %s: its page structure is damaged (%s); restore it from a copy", a.path, strings.Join(found, "; "))}}, nil
+	}
 	// The records alone: the links between buckets are checked below, one
 	// problem each.
 	var docs []*Document
@@ -42,13 +71,55 @@ func (a *Archive) Check() ([]Problem, error) {
 	}
 	var problems []Problem
 	known := map[Digest]*Document{}
-	for _, d := range docs {
+	ic := newIndexCheck()
+	checkDoc := func(d *Document) {
 		known[d.SHA256] = d
 		if _, _, err := a.Rebuild(d); err != nil {
 			problems = append(problems, Problem{Doc: d.Label(), Detail: err.Error()})
 		} else if err := a.bolt.View(func(tx *bolt.Tx) error { return a.checkEventTable(tx, d) }); err != nil {
 			// The table rebuilds, so the record's frame digest is wrong.
 			problems = append(problems, Problem{Doc: d.Label(), Detail: err.Error()})
+		}
+		if err := a.bolt.View(func(tx *bolt.Tx) error {
+			problems = append(problems, a.checkDocIndex(tx, d, ic)...)
+			return nil
+		}); err != nil {
+			problems = append(problems, Problem{Doc: d.Label(), Detail: err.Error()})
+		}
+	}
+	for i, d := range docs {
+		if opts.Stop != nil && opts.Stop() {
+			return problems, fmt.Errorf("check %w after %d of %d documents", ErrInterrupted, i, len(docs))
+		}
+		if opts.Progress != nil {
+			opts.Progress(i, len(docs), d)
+		}
+		if opts.Share && i > 0 {
+			a.Release()
+			a.yield()
+			if err := a.reacquire(true); err != nil {
+				return problems, err
+			}
+		}
+		checkDoc(d)
+	}
+	if opts.Share && len(docs) > 0 {
+		// From here on the lock is held: what a writer added meanwhile is
+		// checked in the snapshot the cross references are checked in.
+		var now []*Document
+		if err := a.bolt.View(func(tx *bolt.Tx) error {
+			var err error
+			if now, err = docRecords(tx); err == nil {
+				err = checkSeqRange(tx, now)
+			}
+			return err
+		}); err != nil {
+			return append(problems, Problem{Detail: err.Error()}), nil
+		}
+		for _, d := range now {
+			if known[d.SHA256] == nil {
+				checkDoc(d)
+			}
 		}
 	}
 	err = a.bolt.View(func(tx *bolt.Tx) error {
@@ -106,9 +177,45 @@ func (a *Archive) Check() ([]Problem, error) {
 	if _, err := a.Receipts(nil); err != nil {
 		problems = append(problems, Problem{Detail: err.Error()})
 	}
-	problems = append(problems, a.checkIndex(docs)...)
+	if err := a.bolt.View(func(tx *bolt.Tx) error {
+		problems = append(problems, ic.rest(tx)...)
+		return nil
+	}); err != nil {
+		problems = append(problems, Problem{Detail: err.Error()})
+	}
 	problems = append(problems, a.checkClaimChecks()...)
 	return problems, nil
+}
+
+// pageProblems walks every bucket and looks each entry up again by its
+// key: a damaged branch page can send a lookup (what every command does)
+// to the wrong leaf while the walk still finds the entry. (bbolt's own
+// consistency check can run for ever on damaged pages, so it is not
+// used.) It returns a description per bucket with unreachable entries.
+func (a *Archive) pageProblems() []string {
+	var out []string
+	err := a.bolt.View(func(tx *bolt.Tx) error {
+		return tx.ForEach(func(name []byte, b *bolt.Bucket) error {
+			lost := 0
+			c := b.Cursor()
+			for k, v := c.First(); k != nil; k, v = c.Next() {
+				if v == nil {
+					continue // a nested bucket
+				}
+				if !bytes.Equal(b.Get(k), v) {
+					lost++
+				}
+			}
+			if lost > 0 {
+				out = append(out, fmt.Sprintf("bucket %s: %d entries cannot be found by their key", name, lost))
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		out = append(out, err.Error())
+	}
+	return out
 }
 
 // checkClaimChecks reads every kept claim check (its digest bound to its

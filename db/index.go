@@ -128,7 +128,17 @@ func reindexPending(tx *bolt.Tx) bool { return tx.Bucket(bucketMeta).Get(keyRein
 // the indexes and reported in skipped (check reports it too); any other
 // error stops the rebuild, which the next open resumes.
 func (a *Archive) finishReindex() (indexed int, skipped []error, err error) {
+	return a.finishReindexUntil(nil)
+}
+
+// finishReindexUntil is finishReindex that also ends, with ErrInterrupted,
+// between two batches when stop reports true: the mark stays, and the next
+// open of the archive resumes the rebuild.
+func (a *Archive) finishReindexUntil(stop func() bool) (indexed int, skipped []error, err error) {
 	for done := false; !done; {
+		if stop != nil && stop() {
+			return indexed, skipped, fmt.Errorf("reindex %w after %d documents; the next open of the archive finishes the rebuild", ErrInterrupted, indexed)
+		}
 		err := a.bolt.Update(func(tx *bolt.Tx) error {
 			meta := tx.Bucket(bucketMeta)
 			raw := meta.Get(keyReindexNext)
@@ -182,11 +192,15 @@ var ErrReindexSkipped = errors.New("documents left out of the indexes")
 // batches (see finishReindex); until it finishes the archive is marked,
 // and an interrupted rebuild is completed by the next open. Documents that
 // cannot be read are left out and reported (errors.Is ErrReindexSkipped).
-func (a *Archive) Reindex() (int, error) {
+func (a *Archive) Reindex() (int, error) { return a.ReindexUntil(nil) }
+
+// ReindexUntil is Reindex that stops between batches when stop reports
+// true (ErrInterrupted); the rebuild resumes on the next open.
+func (a *Archive) ReindexUntil(stop func() bool) (int, error) {
 	if err := a.bolt.Update(a.startReindex); err != nil {
 		return 0, err
 	}
-	n, skipped, err := a.finishReindex()
+	n, skipped, err := a.finishReindexUntil(stop)
 	if err != nil {
 		return n, err
 	}
@@ -467,74 +481,82 @@ func (a *Archive) EntityNames(prefix string) ([]index.NameCount, error) {
 	return out, err
 }
 
-// checkIndex compares the indexes with the documents.
-func (a *Archive) checkIndex(docs []*Document) []Problem {
+// indexCheck carries what the scans for stray index entries need from the
+// per-document checks: every document (those whose bytes cannot be read
+// too: their entries are not strays) and the events of the readable ones.
+type indexCheck struct {
+	bySeq map[uint64][]engine.Event
+	known map[uint64]bool
+}
+
+func newIndexCheck() *indexCheck {
+	return &indexCheck{bySeq: map[uint64][]engine.Event{}, known: map[uint64]bool{}}
+}
+
+// checkDocIndex checks one document's sequence entry and its term, line
+// and entity index entries against its stored source and events.
+func (a *Archive) checkDocIndex(tx *bolt.Tx, d *Document, ic *indexCheck) []Problem {
 	var problems []Problem
-	bySeq := map[uint64][]engine.Event{}
-	// known holds every document, including those whose stored bytes cannot
-	// be read (the store check reports them): their index entries are not
-	// strays.
-	known := map[uint64]bool{}
-	err := a.bolt.View(func(tx *bolt.Tx) error {
-		for _, d := range docs {
-			known[d.Seq] = true
-			if got := tx.Bucket(bucketSeqs).Get(seqKey(d.Seq)); string(got) != string(d.SHA256[:]) {
-				problems = append(problems, Problem{Doc: d.Label(), Detail: fmt.Sprintf("sequence entry #%d does not point at the document", d.Seq)})
-			}
-			_, events, err := a.readEvents(tx, d)
-			if err != nil {
-				continue // reported by the store check
-			}
-			src, err := a.readSource(tx, d)
-			if err != nil {
-				continue
-			}
-			bySeq[d.Seq] = events
-			n, wrong, err := index.CheckTerms(tx, d.Seq, src)
-			if err != nil || n > 0 {
-				problems = append(problems, Problem{Doc: d.Label(), Detail: fmt.Sprintf("term index misses %d grams of the document (run `chronicle reindex`)%s", n, errSuffix(err))})
-			}
-			if wrong > 0 {
-				problems = append(problems, Problem{Doc: d.Label(), Detail: fmt.Sprintf("term index holds wrong line counts for %d grams of the document (run `chronicle reindex`)", wrong)})
-			}
-			if !index.CheckLines(tx, d.Seq, src, d.ChunkSize) {
-				problems = append(problems, Problem{Doc: d.Label(), Detail: "line index does not match the document (run `chronicle reindex`)"})
-			}
-			if n, err := index.CheckEntities(tx, d.Seq, events, src); err != nil || n > 0 {
-				problems = append(problems, Problem{Doc: d.Label(), Detail: fmt.Sprintf("entity index misses %d entries of the document (run `chronicle reindex`)%s", n, errSuffix(err))})
-			}
-		}
-		if bad, err := index.CheckEntityCounts(tx); err != nil || bad > 0 {
-			problems = append(problems, Problem{Detail: fmt.Sprintf("entity index: %d names do not match their counts (run `chronicle reindex`)%s", bad, errSuffix(err))})
-		}
-		stray, err := index.StrayTermBits(tx, func(seq uint64) bool { return known[seq] })
-		if err != nil || stray > 0 {
-			problems = append(problems, Problem{Detail: fmt.Sprintf("term index holds %d entries for unknown documents%s", stray, errSuffix(err))})
-		}
-		stray, err = index.StrayLines(tx, func(seq uint64) bool { return known[seq] })
-		if err != nil || stray > 0 {
-			problems = append(problems, Problem{Detail: fmt.Sprintf("line index holds %d records for unknown documents%s", stray, errSuffix(err))})
-		}
-		stray, err = index.StrayEntities(tx, func(seq uint64, event int, role index.Role, name string) bool {
-			evs, ok := bySeq[seq]
-			if !ok {
-				return known[seq]
-			}
-			if event >= len(evs) {
-				return false
-			}
-			if role == index.RoleObject {
-				return evs[event].Object == name
-			}
-			return role == index.RoleSubject && evs[event].Subject == name
-		})
-		if err != nil || stray > 0 {
-			problems = append(problems, Problem{Detail: fmt.Sprintf("entity index holds %d entries that name no event%s", stray, errSuffix(err))})
-		}
-		return nil
-	})
+	ic.known[d.Seq] = true
+	if got := tx.Bucket(bucketSeqs).Get(seqKey(d.Seq)); string(got) != string(d.SHA256[:]) {
+		problems = append(problems, Problem{Doc: d.Label(), Detail: fmt.Sprintf("sequence entry #%d does not point at the document", d.Seq)})
+	}
+	_, events, err := a.readEvents(tx, d)
 	if err != nil {
-		problems = append(problems, Problem{Detail: err.Error()})
+		return problems // reported by the store check
+	}
+	src, err := a.readSource(tx, d)
+	if err != nil {
+		return problems
+	}
+	ic.bySeq[d.Seq] = events
+	n, wrong, err := index.CheckTerms(tx, d.Seq, src)
+	if err != nil || n > 0 {
+		problems = append(problems, Problem{Doc: d.Label(), Detail: fmt.Sprintf("term index misses %d grams of the document (run `chronicle reindex`)%s", n, errSuffix(err))})
+	}
+	if wrong > 0 {
+		problems = append(problems, Problem{Doc: d.Label(), Detail: fmt.Sprintf("term index holds wrong line counts for %d grams of the document (run `chronicle reindex`)", wrong)})
+	}
+	if !index.CheckLines(tx, d.Seq, src, d.ChunkSize) {
+		problems = append(problems, Problem{Doc: d.Label(), Detail: "line index does not match the document (run `chronicle reindex`)"})
+	}
+	if n, err := index.CheckEntities(tx, d.Seq, events, src); err != nil || n > 0 {
+		problems = append(problems, Problem{Doc: d.Label(), Detail: fmt.Sprintf("entity index misses %d entries of the document (run `chronicle reindex`)%s", n, errSuffix(err))})
+	}
+	return problems
+}
+
+// rest checks what belongs to no one document: the entity counts, and
+// index entries of unknown documents or naming no event.
+func (ic *indexCheck) rest(tx *bolt.Tx) []Problem {
+	var problems []Problem
+	known, bySeq := ic.known, ic.bySeq
+	if bad, err := index.CheckEntityCounts(tx); err != nil || bad > 0 {
+		problems = append(problems, Problem{Detail: fmt.Sprintf("entity index: %d names do not match their counts (run `chronicle reindex`)%s", bad, errSuffix(err))})
+	}
+	stray, err := index.StrayTermBits(tx, func(seq uint64) bool { return known[seq] })
+	if err != nil || stray > 0 {
+		problems = append(problems, Problem{Detail: fmt.Sprintf("term index holds %d entries for unknown documents%s", stray, errSuffix(err))})
+	}
+	stray, err = index.StrayLines(tx, func(seq uint64) bool { return known[seq] })
+	if err != nil || stray > 0 {
+		problems = append(problems, Problem{Detail: fmt.Sprintf("line index holds %d records for unknown documents%s", stray, errSuffix(err))})
+	}
+	stray, err = index.StrayEntities(tx, func(seq uint64, event int, role index.Role, name string) bool {
+		evs, ok := bySeq[seq]
+		if !ok {
+			return known[seq]
+		}
+		if event >= len(evs) {
+			return false
+		}
+		if role == index.RoleObject {
+			return evs[event].Object == name
+		}
+		return role == index.RoleSubject && evs[event].Subject == name
+	})
+	if err != nil || stray > 0 {
+		problems = append(problems, Problem{Detail: fmt.Sprintf("entity index holds %d entries that name no event%s", stray, errSuffix(err))})
 	}
 	return problems
 }

@@ -40,6 +40,7 @@ func (a *Archive) Ingest(src []byte, importedAt uint64, names ...string) (*Inges
 	// written under the exclusive one, taken only for the commit.
 	released := a.bolt == nil
 	if released {
+		a.yield()
 		if err := a.reacquire(true); err != nil {
 			return nil, err
 		}

@@ -80,7 +80,7 @@ func runReindex(x *ctx) error {
 	if err != nil {
 		return err
 	}
-	n, err := a.Reindex()
+	n, err := a.ReindexUntil(x.env.Interrupted)
 	if err != nil {
 		return err
 	}

@@ -362,7 +362,12 @@ func runCheck(x *ctx) error {
 	if err != nil {
 		return err
 	}
-	problems, err := a.Check()
+	// Writers commit between the documents of a long check; Ctrl-C (in the
+	// REPL) stops it before the next document.
+	bar := newProgress(x.env, 0)
+	problems, err := a.CheckWith(db.CheckOptions{Stop: x.env.Interrupted, Share: true,
+		Progress: func(i, n int, d *db.Document) { bar.total = n; bar.step(i, sanitize(d.Label())) }})
+	bar.clear()
 	for _, p := range problems {
 		fmt.Fprintln(x.out(), sanitize(p.String()))
 	}

@@ -316,3 +316,41 @@ func TestTerminalClaims(t *testing.T) {
 	tm.keys("C-d")
 	tm.waitExit()
 }
+
+// TestTerminalInterruptCheck: Ctrl-C stops a long check before its next
+// document and the prompt returns with nothing of the session holding the
+// archive: an ingest right after it gets in at once.
+func TestTerminalInterruptCheck(t *testing.T) {
+	t.Parallel()
+	w := newWorkspace(t)
+	many := filepath.Join(w.dir, "many")
+	require.NoError(t, os.MkdirAll(many, 0o755))
+	line := strings.Repeat("alpha beta gamma delta evidence ", 3) + "\n"
+	for i := range 40 {
+		require.NoError(t, os.WriteFile(filepath.Join(many, fmt.Sprintf("doc-%02d.txt", i)),
+			[]byte(fmt.Sprintf("document %d\n", i)+strings.Repeat(line, 6000)), 0o644))
+	}
+	out, code := w.run("ingest many\n")
+	require.Equal(t, 0, code, out)
+	require.NoError(t, os.WriteFile(filepath.Join(w.dir, "late.txt"), []byte("late\n"), 0o644))
+	tm := newTerm(t, w)
+	tm.start(200, 50)
+	prompt := "chronicle.db (40 docs)> "
+	tm.waitPrompt(prompt, "")
+	tm.typ("check")
+	tm.keys("Enter")
+	tm.waitFor("the progress bar", func(s string) bool { return strings.Contains(s, "/40 many/") })
+	tm.keys("C-c")
+	s := tm.waitFor("the interruption", func(s string) bool { return strings.Contains(s, "chronicle check: check interrupted after ") })
+	require.Contains(t, s, "chronicle: interrupting; the command stops at its next safe point")
+	m := regexp.MustCompile(`check interrupted after (\d+) of 40 documents`).FindStringSubmatch(s)
+	require.NotNil(t, m, s)
+	tm.waitPrompt(prompt, "")
+	tm.typ("ingest late.txt --wait=200ms")
+	tm.keys("Enter")
+	tm.waitFor("the ingest", func(s string) bool { return strings.Contains(s, "new       late.txt") })
+	tm.waitPrompt("chronicle.db (41 docs)> ", "")
+	tm.typ("quit")
+	tm.keys("Enter")
+	tm.waitExit()
+}

@@ -222,3 +222,33 @@ func TestReadOnlyArchive(t *testing.T) {
 		require.NotContains(t, r.stderr, "runtime error")
 	}
 }
+
+// A long check lets a writer in: it releases the archive between
+// documents (with a pause longer than the lock's poll once a second), so
+// an ingest started during the check commits long before the check ends.
+func TestWriterBesideCheck(t *testing.T) {
+	t.Parallel()
+	w := newWS(t)
+	for i := 0; i < 30; i++ {
+		text, _ := concurrencyDoc(i)
+		w.write(fmt.Sprintf("batch/doc%02d.txt", i), strings.Repeat(text, 4))
+	}
+	w.write("late.txt", "@chronicle\tLate\tPAID_TO\tBob\t1\tSAR\tT1\tASSERTED\tPOSITIVE\tCONFIRMED\n")
+	w.ok("ingest", "batch")
+
+	check := exec.Command(chronicleBin, "--db="+w.db, "check")
+	check.Dir, check.Env = w.dir, baseEnv()
+	var out strings.Builder
+	check.Stdout, check.Stderr = &out, &out
+	start := time.Now()
+	require.NoError(t, check.Start())
+	time.Sleep(300 * time.Millisecond)
+	r := w.run("ingest", "late.txt", "--wait=20s")
+	ingested := time.Since(start)
+	require.Equal(t, 0, r.code, "%s", r)
+	require.NoError(t, check.Wait(), out.String())
+	checked := time.Since(start)
+	t.Logf("ingest committed after %s, check ended after %s", ingested, checked)
+	require.Less(t, ingested, checked, "the writer got in before the check ended")
+	require.Contains(t, out.String(), "ok: 31 documents checked", "the document added meanwhile is checked too")
+}

@@ -438,7 +438,14 @@ func TestDamageHarness(t *testing.T) {
 			if tr.check.code == 0 {
 				missed++
 				if len(report) < 40 {
-					report = append(report, fmt.Sprintf("trial %d (%s): MISSED DAMAGE: check passed while commands failed", tr.n, tr.detail))
+					var failed []string
+					for i, o := range tr.outcomes {
+						if o.res.code != 0 {
+							failed = append(failed, fmt.Sprintf("%s (exit %d): %s", cmds[i].name, o.res.code, strings.TrimSpace(o.res.stderr)))
+						}
+					}
+					report = append(report, fmt.Sprintf("trial %d (%s): MISSED DAMAGE: check passed while commands failed:\n  %s",
+						tr.n, tr.detail, strings.Join(failed, "\n  ")))
 				}
 			}
 		}
