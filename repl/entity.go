@@ -6,6 +6,7 @@ import (
 
 	"chronicle/db"
 	"chronicle/engine"
+	"chronicle/engine/settle"
 )
 
 // runEntity lists every event whose subject or object is exactly NAME. It
@@ -31,6 +32,50 @@ func runEntity(x *ctx) error {
 			fmt.Fprintf(x.out(), "no event names %s exactly (`entities PREFIX` lists known names)\n", sanitize(name))
 		},
 		x.renderEntityHit)
+	if !x.json() {
+		return x.noteCrossDocumentDebts(name, hits)
+	}
+	return nil
+}
+
+// noteCrossDocumentDebts says, after the readable view of an entity, which
+// of the debts it takes part in (as borrower or lender) are settled from
+// the events of several documents, and how to ask about them.
+func (x *ctx) noteCrossDocumentDebts(name string, hits []db.EntityHit) error {
+	a, err := x.open(false)
+	if err != nil {
+		return err
+	}
+	seen := map[[2]string]bool{}
+	for _, h := range hits {
+		e := &h.Event
+		pair := [2]string{e.Subject, e.Object}
+		if e.Predicate != engine.PredBorrowedFrom || seen[pair] {
+			continue
+		}
+		seen[pair] = true
+		c, err := a.Settle(settle.SelectorQuestion(pair[0], pair[1]), nil)
+		if err != nil {
+			return err
+		}
+		var labels []string
+		took := map[[32]byte]bool{}
+		for _, ev := range c.Result.Evidence {
+			if d := c.Doc(ev.Document); d != nil && !took[ev.Document] {
+				took[ev.Document] = true
+				labels = append(labels, sanitize(d.Label()))
+			}
+		}
+		if len(labels) < 2 {
+			continue
+		}
+		question := settle.SelectorQuestion(pair[0], pair[1])
+		if settle.PlainName(pair[0]) && settle.PlainName(pair[1]) {
+			question = "Did " + pair[0] + " repay " + pair[1] + "?"
+		}
+		fmt.Fprintf(x.out(), "note: %s takes part in the debt of %s to %s, recorded across %d documents (%s): `settle %s` settles it across them\n",
+			sanitize(name), sanitize(pair[0]), sanitize(pair[1]), len(labels), strings.Join(labels, ", "), Quote(question))
+	}
 	return nil
 }
 

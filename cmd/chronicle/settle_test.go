@@ -138,3 +138,20 @@ func TestSettleReceiptCLI(t *testing.T) {
 	r := w.run("receipts", "--verify")
 	require.Equal(t, 1, r.code, "%s", r)
 }
+
+// TestEntityNotesCrossDocumentDebt: the readable view of `entity` says
+// when a name takes part in a debt settled from several documents, and
+// how to settle it; a debt within one document and the JSON view get no
+// note.
+func TestEntityNotesCrossDocumentDebt(t *testing.T) {
+	t.Parallel()
+	w := storyWS(t)
+	note := "note: Omar takes part in the debt of Layla to Omar, recorded across 2 documents (" + loanDoc + ", " + statementDoc +
+		"): `settle 'Did Layla repay Omar?'` settles it across them\n"
+	require.True(t, strings.HasSuffix(w.ok("entity", "Omar", "--text"), note), w.ok("entity", "Omar", "--text"))
+	require.Contains(t, w.ok("entity", "Layla", "--text"), "note: Layla takes part in the debt of Layla to Omar, recorded across 2 documents")
+	require.NotContains(t, w.ok("entity", "Alice", "--text"), "note:", "Alice's debt is recorded in one document")
+	require.NotContains(t, w.ok("entity", "Omar", "--json"), "note:")
+	// The note's suggestion works as written.
+	require.Contains(t, w.ok("settle", storyQ, "--text"), "SUPPORTED  debt 500/1 SAR (borrower Layla, lender Omar)  settled 500/1")
+}
