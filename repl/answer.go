@@ -161,6 +161,13 @@ func (x *ctx) showReceipt(rec *db.Receipt, d *db.Document, asJSON bool) {
 }
 
 func (x *ctx) renderSettlement(d *db.Document, r *settle.Settlement) {
+	x.renderSettlementHead(r)
+	x.renderEvidence(d, r.Evidence, true)
+}
+
+// renderSettlementHead prints a settlement's status line (status, debt,
+// settled amount) and the notes that explain it, for query and settle.
+func (x *ctx) renderSettlementHead(r *settle.Settlement) {
 	w := x.out()
 	fmt.Fprintf(w, "%s", r.Status)
 	if r.Debt != nil {
@@ -184,7 +191,6 @@ func (x *ctx) renderSettlement(d *db.Document, r *settle.Settlement) {
 	if len(notes) > 0 {
 		fmt.Fprintf(w, "note: %s\n", strings.Join(notes, "; "))
 	}
-	x.renderEvidence(d, r.Evidence, true)
 }
 
 func (x *ctx) renderClaim(d *db.Document, r *settle.Claim) {

@@ -89,28 +89,7 @@ func runSettle(x *ctx) error {
 func (x *ctx) renderCrossSettlement(c *db.CrossSettlement) {
 	w := x.out()
 	r := c.Result
-	fmt.Fprintf(w, "%s", r.Status)
-	if r.Debt != nil {
-		fmt.Fprintf(w, "  debt %s %s (borrower %s, lender %s)", r.Debt.Amount, sanitize(r.Debt.Currency),
-			sanitize(r.Debt.Borrower), sanitize(r.Debt.Lender))
-	} else {
-		fmt.Fprint(w, "  no single debt selected")
-	}
-	fmt.Fprintf(w, "  settled %s\n", r.Settled)
-	var notes []string
-	for _, n := range []struct {
-		on   bool
-		text string
-	}{{r.Ambiguous, "several different debts match"}, {r.Contradicted, "a record is contradicted"},
-		{r.Overflow, "the sum overflowed; later payments were not examined"},
-		{r.Duplicate, "a payment repeats an earlier one"}, {r.Related, "a payment is pending, unconfirmed or in another currency"}} {
-		if n.on {
-			notes = append(notes, n.text)
-		}
-	}
-	if len(notes) > 0 {
-		fmt.Fprintf(w, "note: %s\n", strings.Join(notes, "; "))
-	}
+	x.renderSettlementHead(r)
 	label := func(digest [32]byte) string {
 		if d := c.Doc(digest); d != nil {
 			return sanitize(d.Label())
