@@ -179,6 +179,17 @@ func (a *Archive) finishReindexUntil(stop func() bool) (indexed int, skipped []e
 		if err != nil {
 			return indexed, skipped, fmt.Errorf("archive %s: rebuilding the indexes (it resumes on the next open): %w", a.path, err)
 		}
+		if stop != nil && !done {
+			// `reindex` (not an upgrade inside Open) lets others in
+			// between its batches: a process that opens meanwhile finds
+			// the rebuild marked and finishes it itself, so nobody sees
+			// half an index and nobody waits for the whole rebuild.
+			a.Release()
+			a.yield()
+			if err := a.reacquire(false); err != nil {
+				return indexed, skipped, err
+			}
+		}
 	}
 	return indexed, skipped, nil
 }
@@ -192,10 +203,11 @@ var ErrReindexSkipped = errors.New("documents left out of the indexes")
 // batches (see finishReindex); until it finishes the archive is marked,
 // and an interrupted rebuild is completed by the next open. Documents that
 // cannot be read are left out and reported (errors.Is ErrReindexSkipped).
-func (a *Archive) Reindex() (int, error) { return a.ReindexUntil(nil) }
+func (a *Archive) Reindex() (int, error) { return a.ReindexUntil(func() bool { return false }) }
 
 // ReindexUntil is Reindex that stops between batches when stop reports
-// true (ErrInterrupted); the rebuild resumes on the next open.
+// true (ErrInterrupted); the rebuild resumes on the next open. Between
+// batches it releases the archive for a moment (see finishReindexUntil).
 func (a *Archive) ReindexUntil(stop func() bool) (int, error) {
 	if err := a.bolt.Update(a.startReindex); err != nil {
 		return 0, err

@@ -125,7 +125,11 @@ func runReindex(x *ctx) error {
 	if err != nil {
 		return err
 	}
-	n, err := a.ReindexUntil(x.env.Interrupted)
+	stop := x.env.Interrupted
+	if stop == nil {
+		stop = func() bool { return false }
+	}
+	n, err := a.ReindexUntil(stop)
 	if err != nil {
 		return err
 	}

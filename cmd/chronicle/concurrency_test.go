@@ -252,3 +252,35 @@ func TestWriterBesideCheck(t *testing.T) {
 	require.Less(t, ingested, checked, "the writer got in before the check ended")
 	require.Contains(t, out.String(), "ok: 31 documents checked", "the document added meanwhile is checked too")
 }
+
+// A reindex lets a writer in between its batches: the writer finds the
+// rebuild marked, finishes it, then ingests; the reindex ends without
+// error, and the archive checks.
+func TestWriterBesideReindex(t *testing.T) {
+	t.Parallel()
+	w := newWS(t)
+	for i := 0; i < 30; i++ {
+		text, _ := concurrencyDoc(i)
+		w.write(fmt.Sprintf("batch/doc%02d.txt", i), strings.Repeat(text, 4))
+	}
+	w.write("late.txt", "@chronicle\tLate\tPAID_TO\tBob\t1\tSAR\tT1\tASSERTED\tPOSITIVE\tCONFIRMED\n")
+	w.ok("ingest", "batch")
+
+	reindex := exec.Command(chronicleBin, "--db="+w.db, "reindex")
+	reindex.Dir, reindex.Env = w.dir, baseEnv()
+	var out strings.Builder
+	reindex.Stdout, reindex.Stderr = &out, &out
+	start := time.Now()
+	require.NoError(t, reindex.Start())
+	time.Sleep(300 * time.Millisecond)
+	r := w.run("ingest", "late.txt", "--wait=30s")
+	ingested := time.Since(start)
+	require.Equal(t, 0, r.code, "%s", r)
+	require.NoError(t, reindex.Wait(), out.String())
+	reindexed := time.Since(start)
+	t.Logf("ingest done after %s, reindex after %s", ingested, reindexed)
+	require.Less(t, ingested, reindexed, "the writer got in before the reindex ended")
+	require.Contains(t, out.String(), "reindexed ")
+	require.Contains(t, w.ok("check"), "ok: 31 documents checked")
+	require.Contains(t, w.ok("find", "Late", "--text"), "late.txt")
+}

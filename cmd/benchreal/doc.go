@@ -1,0 +1,37 @@
+// Command benchreal measures Chronicle on real text (issue 13): corpora
+// nobody here generated, the real binaries, and ripgrep beside them.
+//
+//	go run ./cmd/benchreal [-work DIR] [-mb 40] [-full-mb 400] [-ar-mb 150]
+//	                       [-runs 5] [-corpora en,ar] [-bin bin]
+//
+// `make bench-real` builds the commands and runs it. It
+//
+//  1. installs what is missing with apt-get (ripgrep, Debian's Arabic
+//     dictionaries: hunspell-ar, aspell-ar, aspell-ar-large, mythes-ar,
+//     dict-freedict-ara-eng), unless -no-install;
+//  2. builds the corpora under -work (default $TMPDIR/chronicle-bench-real,
+//     cached between runs): "en", English and code from /usr/share/doc
+//     (.gz decompressed), the man pages (roff text) and the Go source tree;
+//     "ar", Debian's Arabic word lists, thesaurus and Arabic-English
+//     dictionary, the Arabic UI translations (.mo files parsed, msgstr
+//     kept), then sentences drawn from those words up to -ar-mb. Each is
+//     cut into ~1 MB documents of valid UTF-8 (cut at a newline, never
+//     inside a character; NUL bytes and invalid sequences dropped), at two
+//     sizes: -mb and the full corpus capped at -full-mb (0 skips a size);
+//  3. ingests each into a fresh archive with bin/chronicle and copies of
+//     the same files into plain stores with `bin/casper-chronicle ingest`
+//     (one process per file), reporting MB/s, archive/sources and peak RSS
+//     (getrusage of the child);
+//  4. runs a query set picked from the corpus's word frequencies (absent,
+//     rare, medium, common, 1- and 2-byte, Arabic, multi-term up to 16
+//     terms), each as `chronicle find TERMS --json --limit 20` and
+//     `rg -F -c -e T…` over the same files (whole processes, warm cache,
+//     median of -runs), and checks that chronicle's total matching lines
+//     (an untimed run with no practical limit) equal the sum of rg's counts;
+//  5. prints one table per corpus and size, then the median and worst
+//     ratio, ingest MB/s beside casper-chronicle's, archive/sources and
+//     peak RSS.
+//
+// It is not part of `make test`; its unit test only covers the cutting and
+// term-picking helpers.
+package main
