@@ -61,6 +61,19 @@ BENCH_MB ?= 1000
 bench-archive:
 	CHRONICLE_BENCH_MB=$(BENCH_MB) $(GO) test -run='^$$' -bench='^BenchmarkArchive' -benchmem -count=3 -timeout=0 ./db
 
+# bench-real: issue 13's measurements on real text (cmd/benchreal): installs
+# ripgrep and Debian's Arabic dictionaries with apt-get when missing, builds
+# English/code and Arabic corpora of ~1 MB documents (cached in
+# $TMPDIR/chronicle-bench-real), ingests them with chronicle and
+# casper-chronicle and times find against `rg -F -c`, at BENCH_REAL_MB and at
+# the full size (capped at BENCH_REAL_FULL_MB; 0 skips it).
+BENCH_REAL_MB ?= 40
+BENCH_REAL_FULL_MB ?= 400
+BENCH_REAL_AR_MB ?= 150
+.PHONY: bench-real
+bench-real: build
+	$(GO) run ./cmd/benchreal -bin $(BIN) -mb $(BENCH_REAL_MB) -full-mb $(BENCH_REAL_FULL_MB) -ar-mb $(BENCH_REAL_AR_MB)
+
 # fuzz: run every fuzz target for FUZZTIME each (go test -fuzz takes one
 # target per run).
 fuzz:
