@@ -1,5 +1,11 @@
 package repl
 
+import (
+	"context"
+
+	"chronicle/repl/mcpserver"
+)
+
 // command is one entry of the table shared by the CLI and the REPL.
 type command struct {
 	name    string
@@ -83,6 +89,9 @@ func init() {
 			flags:   []flagSpec{{name: "out", value: "ROWS", help: "claims check: also write the rows to ROWS (never overwrites a different file)"}},
 			summary: "check an agent's declared claims against the archive and keep claim-verification rows",
 			example: "claims check testdata/claims/agent-answer.jsonl --out rows.jsonl", verbs: claimsUsage},
+		{name: "mcp", args: "", max: 0, run: runMCP,
+			summary: "serve the archive to AI agents as MCP tools over stdio (read-only but for claim checks)",
+			example: "mcp --db chronicle.db"},
 		{name: "help", args: "[COMMAND]", max: 1, run: runHelp,
 			summary: "list commands, or show one command's usage and example",
 			example: "help query"},
@@ -106,4 +115,14 @@ func Names() []string {
 		out[i] = c.name
 	}
 	return out
+}
+
+// runMCP serves the archive over stdio until the client leaves (package
+// mcpserver; README "MCP server").
+func runMCP(x *ctx) error {
+	wait, err := x.wait()
+	if err != nil {
+		return err
+	}
+	return mcpserver.New(mcpserver.Options{DBPath: x.env.archivePath(x.p.value("db")), Wait: wait}).Run(context.Background())
 }

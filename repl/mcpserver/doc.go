@@ -1,0 +1,34 @@
+// Package mcpserver is `chronicle mcp`: the archive served as Model Context
+// Protocol tools over stdio, a third front-end beside the CLI and the REPL
+// (ARCHITECTURE 10), built on the official Go SDK
+// (github.com/modelcontextprotocol/go-sdk).
+//
+// # Basics
+//
+// Every tool runs the db and engine calls the CLI command of the same name
+// runs, on an archive opened read-only for the one call: docs, show, find,
+// query, settle, entity, verify. Their canonical results are returned byte
+// for byte (the `canonical` field is the line `chronicle CMD --json`
+// prints) together with a decoded copy and the answer's receipt. Errors are
+// tool errors carrying the CLI's one-line message (`chronicle query: …`).
+//
+// Every result carries its result ID `claim-result/<ns>/<runId>/<ordinal>`
+// (CLAIMS 2.2): ns is the client's name from the MCP handshake, runId is
+// `<UTC time>-<8 random hex>-<run>` chosen when the session starts, and
+// ordinals count the run's results from 1. The server keeps the question
+// and document of each result, so check_claims takes only claim lines
+// (CLAIMS 3): it writes the claims file of the run (its results, then the
+// given claim lines) and checks it with db.Archive.CheckClaims, which keeps
+// the check and the receipts of compared results; that is the only write.
+// A check ends its run: later results start run <run>+1, since a check's
+// identity (namespace, runId) names exactly one claims file (CLAIMS 5).
+//
+// # Caveats
+//
+// Only results of query and of find on one document (also each hit of find
+// across the archive) are claimable, as CLAIMS 3 defines result lines for
+// those alone; a claim on any other result, on a result ID of another
+// session or run, or on an ordinal the session never returned is checked
+// as `missing-result`. Documents ingested while the server runs are
+// answered but appear in resources/list only after a restart.
+package mcpserver

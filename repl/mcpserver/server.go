@@ -1,0 +1,194 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"time"
+
+	"chronicle/db"
+	"chronicle/engine/claimrow"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Version is the server version the handshake reports.
+const Version = "1"
+
+// Options configure a server.
+type Options struct {
+	DBPath string        // the archive (resolved by the caller: --db, CHRONICLE_DB, default)
+	Wait   time.Duration // how long opening waits for another process's lock
+	// Now and Random name runs (tests may fix them); nil: the clock and
+	// crypto/rand.
+	Now    func() time.Time
+	Random func() string
+}
+
+// Server is one `chronicle mcp` process: the MCP server and the state of
+// its sessions.
+type Server struct {
+	opts     Options
+	mcp      *mcp.Server
+	mu       sync.Mutex
+	sessions map[*mcp.ServerSession]*session
+}
+
+// kept is what the server keeps of a result it returned: enough to write
+// its result line in a claims file. Document is "" for results that have
+// no result line (docs, show, settle, entity, verify, the listing of find
+// across the archive).
+type kept struct {
+	Document string // SHA-256 hex
+	Query    string // a query question, or
+	Find     string // find terms
+	IsFind   bool
+}
+
+// session is one client's run of results.
+type session struct {
+	namespace string
+	base      string // runId without the run number
+	run       int
+	results   []kept // ordinal i+1
+}
+
+func (s *session) runID() string { return fmt.Sprintf("%s-%d", s.base, s.run) }
+
+// New returns a server on the archive of opts.
+func New(opts Options) *Server {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Random == nil {
+		opts.Random = func() string {
+			var b [4]byte
+			rand.Read(b[:])
+			return hex.EncodeToString(b[:])
+		}
+	}
+	if opts.Wait <= 0 {
+		opts.Wait = db.LockTimeout
+	}
+	s := &Server{opts: opts, sessions: map[*mcp.ServerSession]*session{}}
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "chronicle", Title: "Chronicle evidence archive", Version: Version},
+		&mcp.ServerOptions{Instructions: instructions, Capabilities: &mcp.ServerCapabilities{}})
+	s.addTools()
+	s.addResources()
+	return s
+}
+
+const instructions = `Chronicle is an evidence archive of UTF-8 documents. Its tools answer narrow questions (debt settlement, literal @claim statements, lexical find, entity lookups) from exact archived bytes, cite every evidence span, and issue integrity receipts. A receipt proves integrity and replayability, never that a document is true. Every result carries a result ID (claim-result/<ns>/<runId>/<ordinal>); before answering the user, pass the claims of your answer to check_claims with declaredResult naming those IDs or ordinals.`
+
+// Run serves one session over stdin and stdout until the client leaves.
+func (s *Server) Run(ctx context.Context) error {
+	return s.mcp.Run(ctx, &mcp.StdioTransport{})
+}
+
+// MCP returns the SDK server (tests connect it to in-memory transports).
+func (s *Server) MCP() *mcp.Server { return s.mcp }
+
+// session returns the state of the calling session, starting it on the
+// first call: the namespace is the client's name from the handshake.
+func (s *Server) session(ss *mcp.ServerSession) *session {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if st := s.sessions[ss]; st != nil {
+		return st
+	}
+	ns := ""
+	if ss != nil {
+		if p := ss.InitializeParams(); p != nil && p.ClientInfo != nil {
+			ns = p.ClientInfo.Name
+		}
+	}
+	ns = boundedName(ns)
+	st := &session{namespace: ns, base: s.opts.Now().UTC().Format("20060102T150405Z") + "-" + s.opts.Random(), run: 1}
+	s.sessions[ss] = st
+	return st
+}
+
+// boundedName makes a client name a boundedText namespace (CLAIMS 2.2):
+// "mcp-client" when empty, cut to fit otherwise.
+func boundedName(ns string) string {
+	ns = strings.ToValidUTF8(ns, "\uFFFD")
+	if ns == "" {
+		return "mcp-client"
+	}
+	for claimrow.UTF16Len(ns) > 1024 {
+		r := []rune(ns)
+		ns = string(r[:len(r)*3/4])
+	}
+	return ns
+}
+
+// issue gives the next result of the session its ID and keeps k for it.
+func (s *Server) issue(ss *mcp.ServerSession, k kept) string {
+	st := s.session(ss)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st.results = append(st.results, k)
+	id, err := claimrow.ResultID(claimrow.Identity{Namespace: st.namespace, RunID: st.runID(), Ordinal: int64(len(st.results))})
+	if err != nil { // cannot happen: both fields are bounded text
+		return ""
+	}
+	return id
+}
+
+// toolError is the CLI's one line for an error of command name.
+func toolError(name string, err error) error {
+	return fmt.Errorf("chronicle %s: %v", name, err)
+}
+
+// usageError is an argument the CLI would refuse with exit 2.
+func usageError(format string, args ...any) error { return fmt.Errorf(format, args...) }
+
+// guard runs a tool's work with the archive open read-only (or for writing
+// when write is set) for this call only, turns a panic from a damaged page
+// into the CLI's line and closes the archive.
+func (s *Server) guard(name string, write bool, work func(a *db.Archive) error) (err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("chronicle %s: archive %s is damaged: a page could not be read; `chronicle check` lists the problems it can find", name, s.opts.DBPath)
+		}
+	}()
+	opts := db.Options{ReadOnly: !write, MustExist: write, Timeout: s.opts.Wait}
+	a, err := db.Open(s.opts.DBPath, opts)
+	if err != nil {
+		if errors.Is(err, db.ErrNoArchive) {
+			err = fmt.Errorf("%w; `chronicle ingest FILE` creates it", err)
+		}
+		return toolError(name, err)
+	}
+	defer a.Close()
+	if err := work(a); err != nil {
+		return toolError(name, err)
+	}
+	return nil
+}
+
+// result is the tool result of out: a short text line for the model, then
+// the structured output as JSON text (for clients that read text only).
+func result(summary string, out any) *mcp.CallToolResult {
+	j, _ := json.Marshal(out)
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: summary}, &mcp.TextContent{Text: string(j)}}}
+}
+
+// decode is the canonical JSON object line as a map for structured output.
+func decode(canonical []byte) map[string]any {
+	var m map[string]any
+	d := json.NewDecoder(bytes.NewReader(canonical))
+	d.UseNumber() // integers stay exact
+	if err := d.Decode(&m); err != nil {
+		return map[string]any{}
+	}
+	return m
+}
