@@ -80,9 +80,33 @@ func New(opts Options) *Server {
 	s := &Server{opts: opts, sessions: map[*mcp.ServerSession]*session{}}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "chronicle", Title: "Chronicle evidence archive", Version: Version},
 		&mcp.ServerOptions{Instructions: instructions, Capabilities: &mcp.ServerCapabilities{}})
+	s.mcp.AddReceivingMiddleware(strictArguments)
 	s.addTools()
 	s.addResources()
 	return s
+}
+
+// maxArguments bounds the raw arguments of one tool call.
+const maxArguments = 64 << 20
+
+// strictArguments refuses a tool call whose arguments are not strict JSON
+// text (claimrow.ParseLine): invalid UTF-8, a lone surrogate escape, a
+// duplicate key, a number that is not a plain integer. JSON decoding would
+// quietly turn the first two into U+FFFD and keep the last duplicate, so
+// the tool would answer a question the client never sent (no argument is
+// a fraction, and an integer field refuses 20.0 anyway). Readers refuse,
+// never repair.
+func strictArguments(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if call, ok := req.(*mcp.CallToolRequest); ok && call.Params != nil && len(call.Params.Arguments) > 0 {
+			if _, err := claimrow.ParseLine(call.Params.Arguments, maxArguments); err != nil {
+				res := &mcp.CallToolResult{IsError: true}
+				res.Content = []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("chronicle %s: the arguments are not strict JSON text (%v); nothing was done", call.Params.Name, err)}}
+				return res, nil
+			}
+		}
+		return next(ctx, method, req)
+	}
 }
 
 const instructions = `Chronicle is an evidence archive of UTF-8 documents. Its tools answer narrow questions (debt settlement, literal @claim statements, lexical find, entity lookups) from exact archived bytes, cite every evidence span, and issue integrity receipts. A receipt proves integrity and replayability, never that a document is true. Every result carries a result ID (claim-result/<ns>/<runId>/<ordinal>); before answering the user, pass the claims of your answer to check_claims with declaredResult naming those IDs or ordinals.`
