@@ -459,8 +459,9 @@ func (s *LineScorer) Score(l *Lines, q *find.Query, max int) (total int, top []L
 	for term, weight := range q.Distinct() {
 		w := uint8(weight)
 		mark++
+		var cur postingCursor
 		if err := l.eachMatchingToken(term, func(ord int) error {
-			lines, err := l.posting(ord, s.lines[:0])
+			lines, err := l.posting(&cur, ord, s.lines[:0])
 			s.lines = lines
 			if err != nil {
 				return err
@@ -529,14 +530,27 @@ func (l *Lines) eachMatchingToken(term []byte, fn func(ord int) error) error {
 	return nil
 }
 
-// posting appends the line numbers of token ord to buf.
-func (l *Lines) posting(ord int, buf []uint32) ([]uint32, error) {
+// postingCursor is where the last posting read ended: the token ord and
+// the offset of its posting. The tokens of one term come in ascending
+// order, so each read resumes there instead of skipping again from its
+// group's start (a one-letter term matches nearly every token).
+type postingCursor struct {
+	ord, off int
+	valid    bool
+}
+
+// posting appends the line numbers of token ord to buf, resuming at c when
+// c is at or before ord in the same group, and leaves c after ord.
+func (l *Lines) posting(c *postingCursor, ord int, buf []uint32) ([]uint32, error) {
 	if ord >= l.tokens {
 		return buf, fmt.Errorf("%w: token %d of %d", ErrLineIndex, ord, l.tokens)
 	}
 	p := l.postings
-	off := int(l.groups[ord/TokenGroup])
-	for range ord % TokenGroup {
+	from, off := ord-ord%TokenGroup, int(l.groups[ord/TokenGroup])
+	if c.valid && c.ord >= from && c.ord <= ord {
+		from, off = c.ord, c.off
+	}
+	for range ord - from {
 		n, k := binary.Uvarint(p[off:])
 		if k <= 0 || n > uint64(len(p)-off-k) {
 			return buf, fmt.Errorf("%w: posting of token %d", ErrLineIndex, ord)
@@ -548,6 +562,7 @@ func (l *Lines) posting(ord int, buf []uint32) ([]uint32, error) {
 		return buf, fmt.Errorf("%w: posting of token %d", ErrLineIndex, ord)
 	}
 	body := p[off+k : off+k+int(n)]
+	*c = postingCursor{ord: ord + 1, off: off + k + int(n), valid: true}
 	line := uint64(0)
 	for len(body) > 0 {
 		d, k := binary.Uvarint(body)
