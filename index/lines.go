@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"hash/maphash"
+	"math/bits"
 	"slices"
 
 	"chronicle/engine"
@@ -440,6 +441,9 @@ type LineScorer struct {
 	stamp   []uint16 // per line: 1 + the last distinct term that counted it
 	touched []uint32 // lines with a non-zero score, in first-touch order
 	lines   []uint32
+	// One pass over the postings for 2..64 distinct terms (scoreMasks).
+	tokenTerms []uint64 // per token: the distinct terms it contains
+	lineTerms  []uint64 // per line: the distinct terms counted on it
 }
 
 // Score scores every line of the document for the query's terms (SPEC
@@ -455,6 +459,11 @@ func (s *LineScorer) Score(l *Lines, q *find.Query, max int) (total int, top []L
 	clear(s.score)
 	clear(s.stamp)
 	s.touched = s.touched[:0]
+	if n, err := s.scoreMasks(l, q); err != nil {
+		return 0, nil, err
+	} else if n {
+		return s.best(max)
+	}
 	mark := uint16(0)
 	for term, weight := range q.Distinct() {
 		w := uint8(weight)
@@ -481,6 +490,76 @@ func (s *LineScorer) Score(l *Lines, q *find.Query, max int) (total int, top []L
 			return 0, nil, err
 		}
 	}
+	return s.best(max)
+}
+
+// scoreMasks scores the lines of a query of 2 to 64 distinct terms in one
+// pass over the postings: each token that contains any term has its
+// posting decoded once, with the set of terms it contains, where scoring
+// term by term decodes it once per term (a query of one-letter terms
+// matches nearly every token). It reports false, having done nothing,
+// for other queries.
+func (s *LineScorer) scoreMasks(l *Lines, q *find.Query) (bool, error) {
+	var weights []uint8
+	for _, weight := range q.Distinct() {
+		weights = append(weights, uint8(weight))
+	}
+	if len(weights) < 2 || len(weights) > 64 {
+		return false, nil
+	}
+	if cap(s.tokenTerms) < l.tokens {
+		s.tokenTerms = make([]uint64, l.tokens)
+	}
+	s.tokenTerms = s.tokenTerms[:l.tokens]
+	clear(s.tokenTerms)
+	if n := len(s.score); cap(s.lineTerms) < n {
+		s.lineTerms = make([]uint64, n)
+	}
+	s.lineTerms = s.lineTerms[:len(s.score)]
+	clear(s.lineTerms)
+	t := 0
+	for term := range q.Distinct() {
+		bit := uint64(1) << t
+		if err := l.eachMatchingToken(term, func(ord int) error {
+			if ord >= l.tokens {
+				return fmt.Errorf("%w: token %d of %d", ErrLineIndex, ord, l.tokens)
+			}
+			s.tokenTerms[ord] |= bit
+			return nil
+		}); err != nil {
+			return true, err
+		}
+		t++
+	}
+	var cur postingCursor
+	for ord, terms := range s.tokenTerms {
+		if terms == 0 {
+			continue
+		}
+		lines, err := l.posting(&cur, ord, s.lines[:0])
+		s.lines = lines
+		if err != nil {
+			return true, err
+		}
+		for _, ln := range lines {
+			added := terms &^ s.lineTerms[ln]
+			if added == 0 {
+				continue
+			}
+			if s.lineTerms[ln] == 0 {
+				s.touched = append(s.touched, ln)
+			}
+			s.lineTerms[ln] |= added
+			for ; added != 0; added &= added - 1 {
+				s.score[ln] += weights[bits.TrailingZeros64(added)]
+			}
+		}
+	}
+	return true, nil
+}
+
+// best returns the number of scored lines and the best max of them.
+func (s *LineScorer) best(max int) (total int, top []LineScore, err error) {
 	for _, ln := range s.touched {
 		h := LineScore{Line: int(ln), Score: int(s.score[ln])}
 		if len(top) == max && !h.before(top[max-1]) {
