@@ -223,11 +223,12 @@ func TestReadOnlyArchive(t *testing.T) {
 	}
 }
 
-// A long check lets a writer in: it releases the archive between
-// documents (with a pause longer than the lock's poll once a second), so
-// an ingest started during the check commits long before the check ends.
-func TestWriterBesideCheck(t *testing.T) {
-	t.Parallel()
+// writerBeside runs `chronicle COMMAND` on an archive of 30 documents of
+// about 4 MB and, 300 ms after it started, ingests one more document; it
+// requires the ingest to have committed before COMMAND ended, and returns
+// COMMAND's output and the workspace.
+func writerBeside(t *testing.T, command string) (string, *ws) {
+	t.Helper()
 	w := newWS(t)
 	for i := 0; i < 30; i++ {
 		text, _ := concurrencyDoc(i)
@@ -236,21 +237,31 @@ func TestWriterBesideCheck(t *testing.T) {
 	w.write("late.txt", "@chronicle\tLate\tPAID_TO\tBob\t1\tSAR\tT1\tASSERTED\tPOSITIVE\tCONFIRMED\n")
 	w.ok("ingest", "batch")
 
-	check := exec.Command(chronicleBin, "--db="+w.db, "check")
-	check.Dir, check.Env = w.dir, baseEnv()
+	long := exec.Command(chronicleBin, "--db="+w.db, command)
+	long.Dir, long.Env = w.dir, baseEnv()
 	var out strings.Builder
-	check.Stdout, check.Stderr = &out, &out
+	long.Stdout, long.Stderr = &out, &out
 	start := time.Now()
-	require.NoError(t, check.Start())
+	require.NoError(t, long.Start())
 	time.Sleep(300 * time.Millisecond)
-	r := w.run("ingest", "late.txt", "--wait=20s")
+	r := w.run("ingest", "late.txt", "--wait=30s")
 	ingested := time.Since(start)
 	require.Equal(t, 0, r.code, "%s", r)
-	require.NoError(t, check.Wait(), out.String())
-	checked := time.Since(start)
-	t.Logf("ingest committed after %s, check ended after %s", ingested, checked)
-	require.Less(t, ingested, checked, "the writer got in before the check ended")
-	require.Contains(t, out.String(), "ok: 31 documents checked", "the document added meanwhile is checked too")
+	require.NoError(t, long.Wait(), out.String())
+	ended := time.Since(start)
+	t.Logf("ingest committed after %s, %s ended after %s", ingested, command, ended)
+	require.Less(t, ingested, ended, "the writer got in before %s ended", command)
+	return out.String(), w
+}
+
+// A long check lets a writer in: it releases the archive between
+// documents (with a pause longer than the lock's poll every half second),
+// so an ingest started during the check commits before the check ends,
+// and the document it added is checked too.
+func TestWriterBesideCheck(t *testing.T) {
+	t.Parallel()
+	out, _ := writerBeside(t, "check")
+	require.Contains(t, out, "ok: 31 documents checked", "the document added meanwhile is checked too")
 }
 
 // A reindex lets a writer in between its batches: the writer finds the
@@ -258,29 +269,8 @@ func TestWriterBesideCheck(t *testing.T) {
 // error, and the archive checks.
 func TestWriterBesideReindex(t *testing.T) {
 	t.Parallel()
-	w := newWS(t)
-	for i := 0; i < 30; i++ {
-		text, _ := concurrencyDoc(i)
-		w.write(fmt.Sprintf("batch/doc%02d.txt", i), strings.Repeat(text, 4))
-	}
-	w.write("late.txt", "@chronicle\tLate\tPAID_TO\tBob\t1\tSAR\tT1\tASSERTED\tPOSITIVE\tCONFIRMED\n")
-	w.ok("ingest", "batch")
-
-	reindex := exec.Command(chronicleBin, "--db="+w.db, "reindex")
-	reindex.Dir, reindex.Env = w.dir, baseEnv()
-	var out strings.Builder
-	reindex.Stdout, reindex.Stderr = &out, &out
-	start := time.Now()
-	require.NoError(t, reindex.Start())
-	time.Sleep(300 * time.Millisecond)
-	r := w.run("ingest", "late.txt", "--wait=30s")
-	ingested := time.Since(start)
-	require.Equal(t, 0, r.code, "%s", r)
-	require.NoError(t, reindex.Wait(), out.String())
-	reindexed := time.Since(start)
-	t.Logf("ingest done after %s, reindex after %s", ingested, reindexed)
-	require.Less(t, ingested, reindexed, "the writer got in before the reindex ended")
-	require.Contains(t, out.String(), "reindexed ")
+	out, w := writerBeside(t, "reindex")
+	require.Contains(t, out, "reindexed ")
 	require.Contains(t, w.ok("check"), "ok: 31 documents checked")
 	require.Contains(t, w.ok("find", "Late", "--text"), "late.txt")
 }
