@@ -316,60 +316,50 @@ type storeCache struct {
 	whole, evidence map[Digest]*engine.Store
 }
 
-func (c *storeCache) load(d *Document, whole bool) (*engine.Store, error) {
+// loader returns the cached loader of whole stores or of evidence spans.
+func (c *storeCache) loader(whole bool) func(*Document) (*engine.Store, error) {
 	m, load := c.evidence, c.a.LoadEvidence
 	if whole {
 		m, load = c.whole, c.a.Load
 	}
-	if s, ok := m[d.SHA256]; ok {
-		return s, nil
+	return func(d *Document) (*engine.Store, error) {
+		if s, ok := m[d.SHA256]; ok {
+			return s, nil
+		}
+		s, err := load(d)
+		if err == nil {
+			m[d.SHA256] = s
+		}
+		return s, err
 	}
-	s, err := load(d)
-	if err != nil {
-		return nil, err
-	}
-	m[d.SHA256] = s
-	return s, nil
 }
 
 // answer evaluates one result line on its document, exactly as query and
-// find --doc do, and issues its archive receipt (kept by the caller).
+// find --doc do (answerOn), and issues its archive receipt (kept by the
+// caller).
 func (a *Archive) answer(res *ClaimResult, doc Digest, stores *storeCache) error {
 	d, err := a.Document(doc)
 	if err != nil {
 		return err
 	}
 	res.Doc = d
-	var result []byte
 	kind := KindQuery
 	if res.Line.Kind == claimcheck.FindResult {
-		s, err := stores.load(d, true)
-		if err != nil {
-			return err
-		}
-		if res.Find, err = find.Search(s, res.Line.Question); err != nil {
-			return err
-		}
-		result, kind = res.Find.JSON(), KindFind
-		res.Answer = claimcheck.FindAnswer(res.Find)
-	} else {
-		s, err := stores.load(d, false)
-		if err != nil {
-			return err
-		}
-		r, err := settle.Evaluate(s, res.Line.Question)
-		if err != nil {
-			return err
-		}
-		switch r := r.(type) {
-		case *settle.Settlement:
-			res.Settlement, res.Answer = r, claimcheck.SettlementAnswer(r)
-		case *settle.Claim:
-			res.Claim, res.Answer = r, claimcheck.ClaimAnswer(r)
-		}
-		result = r.JSON()
+		kind = KindFind
 	}
-	res.Receipt = &Receipt{Kind: kind, Document: d.SHA256, Store: d.StoreSHA256, Question: res.Line.Question, Result: sha256.Sum256(result)}
+	ans, err := answerOn(d, kind, res.Line.Question, stores.loader(kind == KindFind))
+	if err != nil {
+		return err
+	}
+	res.Settlement, res.Claim, res.Find, res.Receipt = ans.Settlement, ans.Claim, ans.Find, ans.Receipt
+	switch {
+	case ans.Find != nil:
+		res.Answer = claimcheck.FindAnswer(ans.Find)
+	case ans.Settlement != nil:
+		res.Answer = claimcheck.SettlementAnswer(ans.Settlement)
+	default:
+		res.Answer = claimcheck.ClaimAnswer(ans.Claim)
+	}
 	res.Answer.Document = d.SHA256.String()
 	res.Answer.Receipt = res.Receipt.ID().String()
 	return nil

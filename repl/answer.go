@@ -1,7 +1,6 @@
 package repl
 
 import (
-	"crypto/sha256"
 	"fmt"
 	"strings"
 
@@ -37,34 +36,20 @@ func (x *ctx) answerQuestion(docArg, question string) error {
 	if len(question) > db.MaxQuestion {
 		return fmt.Errorf("the question is %d bytes; receipts carry at most %d", len(question), db.MaxQuestion)
 	}
-	a, d, s, err := x.openDocument(docArg, true)
-	if err != nil {
-		return err
-	}
-	res, err := settle.Evaluate(s, question)
-	if err != nil {
-		return err
-	}
-	result := res.JSON()
-	rec, err := x.keepReceipt(a, db.KindQuery, d, question, result)
+	ans, err := x.answerDocument(docArg, db.KindQuery, question)
 	if err != nil {
 		return err
 	}
 	asJSON := x.json()
-	switch r := res.(type) {
-	case *settle.Settlement:
-		if !asJSON {
-			x.renderSettlement(d, r)
-		}
-	case *settle.Claim:
-		if !asJSON {
-			x.renderClaim(d, r)
-		}
+	switch {
+	case asJSON:
+		fmt.Fprintf(x.out(), "%s\n", ans.JSON)
+	case ans.Settlement != nil:
+		x.renderSettlement(ans.Doc, ans.Settlement)
+	default:
+		x.renderClaim(ans.Doc, ans.Claim)
 	}
-	if asJSON {
-		fmt.Fprintf(x.out(), "%s\n", result)
-	}
-	x.showReceipt(rec, d, asJSON)
+	x.showReceipt(ans.Receipt, ans.Doc, asJSON)
 	return nil
 }
 
@@ -72,45 +57,33 @@ func (x *ctx) answerQuestion(docArg, question string) error {
 // --keep, or .keep on in the REPL. Otherwise answering writes nothing.
 func (x *ctx) keep() bool { return x.p.has("keep") || x.env.Keep }
 
-// openDocument opens the archive (for writing only when the receipt is to
-// be kept), resolves DOC and loads its checked store: the whole source for
-// find, only the event spans for settlement and claim questions
-// (evidenceOnly).
-func (x *ctx) openDocument(docArg string, evidenceOnly bool) (*db.Archive, *db.Document, *engine.Store, error) {
+// answerDocument opens the archive (for writing only when the receipt is
+// to be kept), resolves DOC and answers the question there (db.Answer: a
+// settlement or claim question, or find terms); the receipt is kept with
+// --keep and written with --receipt FILE (write-once).
+func (x *ctx) answerDocument(docArg string, kind db.ReceiptKind, question string) (*db.DocAnswer, error) {
 	open := func() (*db.Archive, error) { return x.open(false) }
 	if x.keep() {
 		open = x.openExisting
 	}
 	a, err := open()
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
 	d, err := a.Resolve(docArg)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
-	load := a.Load
-	if evidenceOnly {
-		load = a.LoadEvidence
-	}
-	s, err := load(d)
+	ans, err := a.Answer(d, kind, question)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
-	return a, d, s, nil
-}
-
-// keepReceipt issues the archive receipt of a result (its ID is a function
-// of the document, the question and the result), keeps it with --keep and
-// writes it with --receipt FILE (write-once).
-func (x *ctx) keepReceipt(a *db.Archive, kind db.ReceiptKind, d *db.Document, question string, result []byte) (*db.Receipt, error) {
-	rec := &db.Receipt{Kind: kind, Document: d.SHA256, Store: d.StoreSHA256, Question: question, Result: sha256.Sum256(result)}
 	if x.keep() {
-		if err := a.KeepReceipt(rec); err != nil {
+		if err := a.KeepReceipt(ans.Receipt); err != nil {
 			return nil, err
 		}
 	}
-	return rec, x.writeReceipt(rec.Encode())
+	return ans, x.writeReceipt(ans.Receipt.Encode())
 }
 
 // writeReceipt writes a receipt to --receipt FILE (write-once: an existing
@@ -232,26 +205,17 @@ func (x *ctx) findInDocument(docArg, terms string) error {
 	if len(terms) > db.MaxQuestion {
 		return fmt.Errorf("the terms are %d bytes; receipts carry at most %d", len(terms), db.MaxQuestion)
 	}
-	a, d, s, err := x.openDocument(docArg, false)
-	if err != nil {
-		return err
-	}
-	res, err := find.Search(s, terms)
-	if err != nil {
-		return err
-	}
-	result := res.JSON()
-	rec, err := x.keepReceipt(a, db.KindFind, d, terms, result)
+	ans, err := x.answerDocument(docArg, db.KindFind, terms)
 	if err != nil {
 		return err
 	}
 	asJSON := x.json()
 	if asJSON {
-		fmt.Fprintf(x.out(), "%s\n", result)
+		fmt.Fprintf(x.out(), "%s\n", ans.JSON)
 	} else {
-		x.renderFind(d, res)
+		x.renderFind(ans.Doc, ans.Find)
 	}
-	x.showReceipt(rec, d, asJSON)
+	x.showReceipt(ans.Receipt, ans.Doc, asJSON)
 	return nil
 }
 

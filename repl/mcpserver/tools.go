@@ -2,7 +2,6 @@ package mcpserver
 
 import (
 	"context"
-	"crypto/sha256"
 	"fmt"
 	"strings"
 
@@ -263,25 +262,16 @@ func (s *Server) query(_ context.Context, req *mcp.CallToolRequest, in QueryIn) 
 	var out Answer
 	var status string
 	err := s.guard("query", false, func(a *db.Archive) error {
-		d, err := resolveDoc(a, in.Document)
+		ans, err := answerDocument(a, in.Document, db.KindQuery, in.Question)
 		if err != nil {
 			return err
 		}
-		st, err := a.LoadEvidence(d)
-		if err != nil {
-			return err
+		if ans.Settlement != nil {
+			status = string(ans.Settlement.Status)
+		} else {
+			status = string(ans.Claim.Status)
 		}
-		res, err := settle.Evaluate(st, in.Question)
-		if err != nil {
-			return err
-		}
-		switch r := res.(type) {
-		case *settle.Settlement:
-			status = string(r.Status)
-		case *settle.Claim:
-			status = string(r.Status)
-		}
-		out = answer(db.KindQuery, d, in.Question, res.JSON())
+		out = answerOf(ans)
 		return nil
 	})
 	if err != nil {
@@ -291,13 +281,22 @@ func (s *Server) query(_ context.Context, req *mcp.CallToolRequest, in QueryIn) 
 	return result(fmt.Sprintf("%s (result %s; receipt %s)", status, out.ResultID, out.ReceiptID[:12]), out), out, nil
 }
 
-// answer is the Answer of a canonical result on one document with its
+// answerDocument resolves DOC and answers the question there as the CLI
+// does (db.Answer); nothing is written.
+func answerDocument(a *db.Archive, doc string, kind db.ReceiptKind, question string) (*db.DocAnswer, error) {
+	d, err := resolveDoc(a, doc)
+	if err != nil {
+		return nil, err
+	}
+	return a.Answer(d, kind, question)
+}
+
+// answerOf is the Answer of a canonical result on one document with its
 // archive receipt (which binds the document, its store, the question and
-// the result; nothing is written).
-func answer(kind db.ReceiptKind, d *db.Document, question string, canonical []byte) Answer {
-	rec := &db.Receipt{Kind: kind, Document: d.SHA256, Store: d.StoreSHA256, Question: question, Result: sha256.Sum256(canonical)}
-	return Answer{Document: d.SHA256.String(), Canonical: string(canonical), Result: decode(canonical),
-		ReceiptID: rec.ID().String(), Receipt: string(rec.Encode())}
+// the result).
+func answerOf(ans *db.DocAnswer) Answer {
+	return Answer{Document: ans.Doc.SHA256.String(), Canonical: string(ans.JSON), Result: decode(ans.JSON),
+		ReceiptID: ans.Receipt.ID().String(), Receipt: string(ans.Receipt.Encode())}
 }
 
 func (s *Server) find(_ context.Context, req *mcp.CallToolRequest, in FindIn) (*mcp.CallToolResult, FindOut, error) {
@@ -357,20 +356,12 @@ func (s *Server) findInDocument(req *mcp.CallToolRequest, in FindIn) (*mcp.CallT
 	var ans Answer
 	var status string
 	err := s.guard("find", false, func(a *db.Archive) error {
-		d, err := resolveDoc(a, in.Document)
+		da, err := answerDocument(a, in.Document, db.KindFind, in.Terms)
 		if err != nil {
 			return err
 		}
-		st, err := a.Load(d)
-		if err != nil {
-			return err
-		}
-		res, err := find.Search(st, in.Terms)
-		if err != nil {
-			return err
-		}
-		status = fmt.Sprintf("%s %d matching lines", res.Status, res.TotalMatchingLines)
-		ans = answer(db.KindFind, d, in.Terms, res.JSON())
+		status = fmt.Sprintf("%s %d matching lines", da.Find.Status, da.Find.TotalMatchingLines)
+		ans = answerOf(da)
 		return nil
 	})
 	if err != nil {
