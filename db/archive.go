@@ -56,7 +56,8 @@ type Archive struct {
 	// UpgradedFrom is the schema version the archive had before Open
 	// upgraded it (0 when no upgrade ran).
 	UpgradedFrom int
-	reindexed    bool // an upgrade step already started a rebuild of the indexes
+	reindexed    bool       // an upgrade step already started a rebuild of the indexes
+	batch        *termBatch // the grams of a batch waiting for the term index (BeginBatch)
 	enc          *zstd.Encoder
 	dec          *zstd.Decoder
 }
@@ -122,6 +123,12 @@ func Open(path string, opts Options) (*Archive, error) {
 	if a.bolt == nil { // upgraded by a brief write open; reopen read-only
 		a.closeCodecs()
 		return Open(path, opts)
+	}
+	if !opts.ReadOnly {
+		if err := a.foldLeftovers(); err != nil {
+			a.Close()
+			return nil, err
+		}
 	}
 	return a, nil
 }
@@ -195,11 +202,22 @@ func openBolt(path string, readOnly bool, timeout time.Duration) (*bolt.DB, erro
 	case err != nil:
 		return nil, fmt.Errorf("archive %s: %w", path, err)
 	}
-	// bbolt grows the file AllocSize bytes ahead of its pages (16 MiB by
-	// default): a quarter of that keeps a small archive's file near its
-	// pages in use, for a truncate and fsync every 4 MiB of growth.
-	b.AllocSize = 4 << 20
+	b.AllocSize = allocSize(b)
 	return b, nil
+}
+
+// allocSize is how far ahead of its pages bbolt grows the file (16 MiB by
+// default, with a truncate and fsync each time): about 3% of the file, so
+// the slack stays a small part of any archive while a growing archive
+// grows (and syncs) about 32 times per doubling; at least 1 MiB, at most
+// 8 MiB.
+func allocSize(b *bolt.DB) int {
+	size := 0
+	b.View(func(tx *bolt.Tx) error {
+		size = int(tx.Size())
+		return nil
+	})
+	return min(max(size/32, 1<<20), 8<<20)
 }
 
 // Release lets other processes in: it closes the file and its lock until
@@ -274,12 +292,14 @@ func (a *Archive) reacquire(readOnly bool) error {
 func (a *Archive) Path() string { return a.path }
 
 // Close releases the file and its lock.
+// A batch still open is ended first (EndBatch); its error is returned.
 func (a *Archive) Close() error {
+	err := a.EndBatch()
 	a.closeCodecs()
 	if a.bolt == nil { // released
-		return nil
+		return err
 	}
-	return a.bolt.Close()
+	return errors.Join(err, a.bolt.Close())
 }
 
 func (a *Archive) closeCodecs() {

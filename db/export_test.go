@@ -16,3 +16,30 @@ func (a *Archive) BoundsForTest(terms [][]byte) ([]index.Bound, error) {
 	})
 	return out, err
 }
+
+// AbandonBatchForTest forgets the grams a batch holds, as a process that
+// dies before EndBatch does.
+func (a *Archive) AbandonBatchForTest() { a.batch = nil }
+
+// UnindexedForTest lists the documents not folded into the term postings.
+func (a *Archive) UnindexedForTest() ([]uint64, error) {
+	var out []uint64
+	err := a.bolt.View(func(tx *bolt.Tx) error {
+		var err error
+		out, err = index.Unindexed(tx, maxSeq(tx))
+		return err
+	})
+	return out, err
+}
+
+// GramsDumpForTest is every key and value of the term index.
+func (a *Archive) GramsDumpForTest() (map[string]string, error) {
+	m := map[string]string{}
+	err := a.bolt.View(func(tx *bolt.Tx) error {
+		return tx.Bucket([]byte("grams")).ForEach(func(k, v []byte) error {
+			m[string(k)] = string(v)
+			return nil
+		})
+	})
+	return m, err
+}

@@ -38,12 +38,10 @@ func prepareIndex(src []byte, chunkSize int) *indexPrep {
 	return p
 }
 
-// indexDocument adds a document to the term, line and entity indexes,
-// inside the transaction that stores it.
+// indexDocument adds a document to the line and entity indexes, inside the
+// transaction that stores it (its grams go to the term index through
+// addGrams or a reindex batch).
 func indexDocument(tx *bolt.Tx, d *Document, p *indexPrep, src []byte, events []engine.Event) error {
-	if err := p.grams.Add(tx, d.Seq); err != nil {
-		return indexDamage(tx, err)
-	}
 	if err := index.PutLines(tx, d.Seq, p.lines); err != nil {
 		return err
 	}
@@ -152,6 +150,7 @@ func (a *Archive) finishReindexUntil(stop func() bool) (indexed int, skipped []e
 			}
 			last := maxSeq(tx)
 			docs, bytes := 0, int64(0)
+			var grams []*index.DocGrams
 			for ; next <= last && docs < reindexBatchDocs && bytes < reindexBatchBytes; next++ {
 				d, err := docBySeq(tx, next)
 				if err != nil {
@@ -163,11 +162,17 @@ func (a *Archive) finishReindexUntil(stop func() bool) (indexed int, skipped []e
 					skipped = append(skipped, err)
 					continue
 				}
-				if err := indexDocument(tx, d, prepareIndex(s.Source, d.ChunkSize), s.Source, s.Events); err != nil {
+				ix := prepareIndex(s.Source, d.ChunkSize)
+				if err := indexDocument(tx, d, ix, s.Source, s.Events); err != nil {
 					return err
 				}
+				grams = append(grams, ix.grams.Compact(d.Seq))
 				docs++
 				bytes += d.SourceSize
+			}
+			// The batch's grams go into the term postings in one pass.
+			if err := index.FoldTerms(tx, grams); err != nil {
+				return indexDamage(tx, err)
 			}
 			indexed += docs
 			if next > last {
@@ -522,9 +527,12 @@ func (a *Archive) checkDocIndex(tx *bolt.Tx, d *Document, ic *indexCheck) []Prob
 		return problems
 	}
 	ic.bySeq[d.Seq] = events
-	n, wrong, err := index.CheckTerms(tx, d.Seq, src)
-	if err != nil || n > 0 {
-		problems = append(problems, Problem{Doc: d.Label(), Detail: fmt.Sprintf("term index misses %d grams of the document (run `chronicle reindex`)%s", n, errSuffix(err))})
+	n, wrong, _, err := index.CheckTerms(tx, d.Seq, src)
+	switch {
+	case err != nil:
+		problems = append(problems, Problem{Doc: d.Label(), Detail: fmt.Sprintf("term index cannot be read: %v", err)})
+	case n > 0:
+		problems = append(problems, Problem{Doc: d.Label(), Detail: fmt.Sprintf("term index misses %d grams of the document (run `chronicle reindex`)", n)})
 	}
 	if wrong > 0 {
 		problems = append(problems, Problem{Doc: d.Label(), Detail: fmt.Sprintf("term index holds wrong line counts for %d grams of the document (run `chronicle reindex`)", wrong)})

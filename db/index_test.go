@@ -568,8 +568,8 @@ func clearTermBits(seq uint64) func(tx *bolt.Tx) error {
 		cleared := 0
 		c := b.Cursor()
 		for k, v := c.First(); k != nil; k, v = c.Next() {
-			if uint64(binary.BigEndian.Uint32(k)) != seq/index.GroupSize {
-				continue
+			if uint64(binary.BigEndian.Uint32(k)) != seq/index.GroupSize || k[4] == 0 {
+				continue // the group's start entry still marks it indexed
 			}
 			bit := uint64(1) << (seq % index.GroupSize)
 			p, ok := index.DecodePosting(k, v)

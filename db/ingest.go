@@ -26,11 +26,50 @@ type IngestResult struct {
 // pointed at another document moves to this one (reported in Moved); the
 // other document stays, reachable by hash and its other names.
 func (a *Archive) Ingest(src []byte, importedAt uint64, names ...string) (*IngestResult, error) {
-	doc := Digest(sha256.Sum256(src))
+	return a.ingest(src, importedAt, nil, names)
+}
+
+// Prepared is a document's extraction, compression and index entries,
+// computed by Prepare without the archive, for IngestPrepared.
+type Prepared struct {
+	src        []byte
+	importedAt uint64
+	p          *prepared
+	err        error
+}
+
+// Prepare computes everything Ingest of src would store. It touches no
+// file and may run on another goroutine while the archive commits an
+// earlier document (IngestPrepared), so a batch prepares document n+1 while
+// document n commits. A rejected source is reported by IngestPrepared.
+func (a *Archive) Prepare(src []byte, importedAt uint64) *Prepared {
+	pp := &Prepared{src: src, importedAt: importedAt}
+	pp.p, pp.err = a.prepareDocument(src, importedAt)
+	return pp
+}
+
+// IngestPrepared is Ingest of the source pp was prepared from (an existing
+// document is reused as Ingest reuses it; a rejected source returns
+// Prepare's error and leaves the archive unchanged).
+func (a *Archive) IngestPrepared(pp *Prepared, names ...string) (*IngestResult, error) {
+	return a.ingest(pp.src, pp.importedAt, pp, names)
+}
+
+func (a *Archive) ingest(src []byte, importedAt uint64, pp *Prepared, names []string) (*IngestResult, error) {
+	var doc Digest
+	if pp != nil && pp.p != nil {
+		doc = pp.p.store.Document // hashed by the extraction
+	} else {
+		doc = sha256.Sum256(src)
+	}
 	var p *prepared
 	prepare := func() error {
 		if p != nil {
 			return nil
+		}
+		if pp != nil {
+			p = pp.p
+			return pp.err
 		}
 		var err error
 		p, err = a.prepareDocument(src, importedAt)
@@ -69,6 +108,7 @@ func (a *Archive) Ingest(src []byte, importedAt uint64, names ...string) (*Inges
 		defer a.Release()
 	}
 	res := &IngestResult{}
+	committed := func() {}
 	err := a.bolt.Update(func(tx *bolt.Tx) error {
 		docs := tx.Bucket(bucketDocs)
 		var d *Document
@@ -83,7 +123,7 @@ func (a *Archive) Ingest(src []byte, importedAt uint64, names ...string) (*Inges
 				return err
 			}
 			var err error
-			if d, err = a.putDocument(tx, p); err != nil {
+			if d, committed, err = a.putDocument(tx, p); err != nil {
 				return err
 			}
 		}
@@ -100,6 +140,7 @@ func (a *Archive) Ingest(src []byte, importedAt uint64, names ...string) (*Inges
 	if err != nil {
 		return nil, err
 	}
+	committed()
 	return res, nil
 }
 
@@ -165,15 +206,15 @@ func (p *prepared) setStore(a *Archive, store *engine.Store, storeBytes []byte) 
 }
 
 // putDocument writes a new document: chunks, event table, record and index
-// entries.
-func (a *Archive) putDocument(tx *bolt.Tx, p *prepared) (*Document, error) {
+// entries. committed must be called once tx has committed (see addGrams).
+func (a *Archive) putDocument(tx *bolt.Tx, p *prepared) (d *Document, committed func(), err error) {
 	docs := tx.Bucket(bucketDocs)
 	seq, err := docs.NextSequence()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	store := p.store
-	d := &Document{
+	d = &Document{
 		SHA256:       store.Document,
 		Seq:          seq,
 		Version:      store.Version,
@@ -189,19 +230,22 @@ func (a *Archive) putDocument(tx *bolt.Tx, p *prepared) (*Document, error) {
 	}
 	stored, err := a.putSource(tx, d.SHA256, p.frames)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	d.StoredBytes = stored + int64(len(p.eventsFrame))
 	if err := tx.Bucket(bucketEvents).Put(d.SHA256[:], p.eventsFrame); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := tx.Bucket(bucketSeqs).Put(seqKey(seq), d.SHA256[:]); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := indexDocument(tx, d, p.ix, store.Source, store.Events); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return d, docs.Put(d.SHA256[:], d.encode())
+	if committed, err = a.addGrams(tx, seq, p.ix.grams); err != nil {
+		return nil, nil, err
+	}
+	return d, committed, docs.Put(d.SHA256[:], d.encode())
 }
 
 // attachNames points each name at d, moving names that pointed elsewhere.

@@ -59,6 +59,7 @@ func (a *Archive) ImportStore(s *engine.Store, storeBytes []byte, names []string
 	if !exists {
 		p = a.prepareStore(s, storeBytes)
 	}
+	committed := func() {}
 	err := a.bolt.Update(func(tx *bolt.Tx) error {
 		var d *Document
 		if raw := tx.Bucket(bucketDocs).Get(s.Document[:]); raw != nil {
@@ -73,7 +74,7 @@ func (a *Archive) ImportStore(s *engine.Store, storeBytes []byte, names []string
 				p = a.prepareStore(s, storeBytes)
 			}
 			var err error
-			if d, err = a.putDocument(tx, p); err != nil {
+			if d, committed, err = a.putDocument(tx, p); err != nil {
 				return err
 			}
 		}
@@ -115,6 +116,7 @@ func (a *Archive) ImportStore(s *engine.Store, storeBytes []byte, names []string
 	if err != nil {
 		return nil, err
 	}
+	committed()
 	return res, nil
 }
 

@@ -11,11 +11,21 @@
 // holds every gram of the term; candidates are then searched for real, so
 // false positives cost time, never correctness.
 //
+// Byte trigrams say little about text in a script of 2-byte characters
+// (Arabic letters share two lead bytes), so the index also records every
+// run of three UTF-8 characters holding a non-ASCII byte and no separator,
+// hashed to 24 bits (gram kind 4); a term's own such runs must all be
+// present too. A hash collision can only add a candidate.
+//
 // Postings are bit-sliced by groups of 64 documents: the key
 // group (u32 BE) ‖ n ‖ gram maps to a 64-bit bitmap of the group's documents
-// holding the gram. Adding a document therefore rewrites only its own
-// group's key range (bounded write amplification in the B+tree), and a
-// query costs one lookup per gram per group.
+// holding the gram. Adding documents rewrites only their group's key range
+// (bounded write amplification in the B+tree), and a query costs one lookup
+// per gram per group. Each group's start entry marks the documents whose
+// grams are in the postings: a batch ingest folds the grams of many
+// documents into their group in one pass (FoldTerms) after committing them,
+// and until then those documents are candidates for every query, so find
+// stays exact while a batch runs or after one was interrupted.
 //
 // # Line index
 //

@@ -8,6 +8,10 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"sync"
+	"unicode/utf8"
+
+	"chronicle/engine/find"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -72,6 +76,7 @@ type gramCounts struct {
 	uni [256]lineCount
 	bi  []lineCount // 65536 entries
 	tri triTable
+	cp  triTable // hashed code-point trigrams (gram kind 4), see cpGrams
 }
 
 // triTable maps a trigram to its line count with linear probing.
@@ -130,11 +135,41 @@ func (t *triTable) grow() {
 	}
 }
 
+// gramTables recycles the counting tables (half a megabyte of bigram
+// counts and the trigram tables) from one document to the next.
+var gramTables sync.Pool
+
+// maxPooledSlots: larger trigram tables (from unusual documents) are not
+// kept.
+const maxPooledSlots = 1 << 18
+
+func newGramCounts() *gramCounts {
+	if g, ok := gramTables.Get().(*gramCounts); ok {
+		return g
+	}
+	return &gramCounts{bi: make([]lineCount, 1<<16), tri: newTriTable(12), cp: newTriTable(6)}
+}
+
+// release clears g and returns it to the pool; g must not be used again.
+func (g *gramCounts) release() {
+	g.uni = [256]lineCount{}
+	clear(g.bi)
+	for _, t := range []*triTable{&g.tri, &g.cp} {
+		if len(t.slots) > maxPooledSlots {
+			return
+		}
+		clear(t.slots)
+		t.n = 0
+	}
+	gramTables.Put(g)
+}
+
 // countGrams counts the lines holding each gram of src.
 func countGrams(src []byte) *gramCounts {
-	g := &gramCounts{bi: make([]lineCount, 1<<16), tri: newTriTable(12)}
+	g := newGramCounts()
 	n := len(src)
 	line := uint32(1)
+	wide := false // src holds a byte ≥ 0x80: it may have code-point trigrams
 	for s := 0; s < n; line++ {
 		// The line is src[s:e], its LF included: every gram starting in it
 		// counts for it.
@@ -147,6 +182,7 @@ func countGrams(src []byte) *gramCounts {
 		slots, shift := g.tri.slots, g.tri.shift
 		for full := min(e, n-2); p < full; p++ {
 			c := src[p]
+			wide = wide || c >= 0x80
 			if u := &g.uni[c]; u.last != line {
 				u.last, u.count = line, u.count+1
 			}
@@ -167,6 +203,7 @@ func countGrams(src []byte) *gramCounts {
 			}
 		}
 		for ; p < e; p++ {
+			wide = wide || src[p] >= 0x80
 			if u := &g.uni[src[p]]; u.last != line {
 				u.last, u.count = line, u.count+1
 			}
@@ -181,10 +218,163 @@ func countGrams(src []byte) *gramCounts {
 		}
 		s = e
 	}
+	if wide {
+		g.countCodePoints(src)
+	}
 	return g
 }
 
-// each calls fn for every gram with its line count, by length then gram.
+// Gram kinds: the first byte of a gram key after the group. Kinds 1-3 are
+// byte n-grams, the gram itself; kind 4 is a code-point trigram hashed to 24
+// bits (cpHash).
+const (
+	kindStart = 0 // a group's start entry
+	kindCP    = 4
+	maxKind   = kindCP
+)
+
+// gramBytes is the number of gram bytes in a key of kind n.
+func gramBytes(n byte) int { return int(min(n, 3)) }
+
+// validGramKey reports whether k is a start or gram key.
+func validGramKey(k []byte) bool {
+	return len(k) >= 5 && k[4] <= maxKind && len(k) == 5+gramBytes(k[4])
+}
+
+// Code-point trigrams (kind 4). Byte trigrams rule out almost nothing in
+// scripts written with 2-byte characters: Arabic letters share two lead
+// bytes, so a byte trigram is a letter and a half and nearly every document
+// holds nearly all of them. Three whole characters do discriminate. The
+// term index therefore also records every run of three UTF-8 characters
+// that holds a byte ≥ 0x80 and no SPEC 11 separator (a term never holds a
+// separator; runs of three ASCII characters are the byte trigrams already),
+// hashed to 24 bits. A hash collision only merges two grams' postings: a
+// document may become a candidate without holding the term, never the
+// reverse.
+//
+// Characters are delimited as utf8.DecodeRune delimits them, one byte for
+// an invalid sequence. Every byte that is not a continuation byte starts a
+// character wherever the walk begins, so a term's characters (from its
+// first non-continuation byte) are the document's characters at the place
+// where the term occurs.
+
+// cpHash hashes the bytes of a code-point trigram (3 to 12 bytes) to 24
+// bits (FNV-1a, folded).
+func cpHash(b []byte) uint32 {
+	h := uint32(2166136261)
+	for _, c := range b {
+		h = (h ^ uint32(c)) * 16777619
+	}
+	return (h >> 24) ^ (h & 0xFFFFFF)
+}
+
+// charLen is the length of the character starting at b[0] (b not empty),
+// as utf8.DecodeRune delimits it.
+func charLen(b []byte) int {
+	if b[0] < utf8.RuneSelf {
+		return 1
+	}
+	_, n := utf8.DecodeRune(b)
+	return n
+}
+
+// eachCPGram calls fn with the start offset and hash of every code-point
+// trigram of b that holds a byte ≥ 0x80 and no separator, starting from
+// b's first character boundary. Trigrams must lie wholly inside b, and
+// the walk stops at a character b cuts short (a term's last bytes may be the
+// start of a longer character in the document).
+func eachCPGram(b []byte, fn func(at int, h uint32)) {
+	p := 0
+	for p < len(b) && b[p]&0xC0 == 0x80 {
+		p++
+	}
+	eachCPGramIn(b, p, len(b), fn)
+}
+
+// eachCPGramIn is eachCPGram over the characters of b[from:to], from a
+// character boundary; offsets are b's.
+func eachCPGramIn(b []byte, from, to int, fn func(at int, h uint32)) {
+	// starts: offsets of the last three characters; sepEnd: the end of the
+	// last separator, so a trigram starting before it holds one; wideAt:
+	// the last character with a byte ≥ 0x80.
+	var starts [3]int
+	have, sepEnd, wideAt := 0, from, -1
+	for p := from; p < to && utf8.FullRune(b[p:to]); {
+		n := charLen(b[p:to])
+		if n == 1 && find.IsSeparator(b[p]) {
+			sepEnd = p + 1
+		}
+		if b[p] >= 0x80 {
+			wideAt = p
+		}
+		starts[0], starts[1], starts[2] = starts[1], starts[2], p
+		if have < 3 {
+			have++
+		}
+		p += n
+		if have == 3 && starts[0] >= sepEnd && wideAt >= starts[0] {
+			fn(starts[0], cpHash(b[starts[0]:p]))
+		}
+	}
+}
+
+// countCodePoints adds the code-point trigrams of src to g.cp, each counted
+// on the line where it starts. A trigram holds a byte ≥ 0x80, so only the
+// stretches of text within two characters of one are walked: most English
+// or code has a few, and its ASCII runs are skipped with a byte scan.
+func (g *gramCounts) countCodePoints(src []byte) {
+	line, lineEnd := uint32(1), -1
+	if k := bytes.IndexByte(src, '\n'); k >= 0 {
+		lineEnd = k
+	}
+	hit := func(at int, h uint32) {
+		for lineEnd >= 0 && at > lineEnd {
+			line++
+			if k := bytes.IndexByte(src[lineEnd+1:], '\n'); k >= 0 {
+				lineEnd += 1 + k
+			} else {
+				lineEnd = -1
+			}
+		}
+		g.cp.hit(h, line)
+	}
+	i := 0
+	for i < len(src) && src[i]&0xC0 == 0x80 {
+		i++ // as eachCPGram: from the first character boundary
+	}
+	for i < len(src) {
+		q := i
+		for q < len(src) && src[q] < 0x80 {
+			q++
+		}
+		if q == len(src) {
+			return
+		}
+		// src[i:q] is ASCII, so the two bytes before q are characters; the
+		// stretch ends after two ASCII characters following its last wide
+		// byte (or at the end).
+		from := max(i, q-2)
+		end, ascii := q, 0
+		for end < len(src) && ascii < 2 {
+			if src[end] < 0x80 {
+				ascii++
+			} else {
+				ascii = 0
+			}
+			end++
+		}
+		eachCPGramIn(src, from, end, hit)
+		if end == len(src) {
+			return
+		}
+		// The next stretch may start with the last two ASCII characters:
+		// a trigram needs three, so none is walked twice.
+		i = end - 2
+	}
+}
+
+// each calls fn for every gram with its line count, by kind then gram (the
+// order of their keys).
 func (g *gramCounts) each(fn func(n int, gram, lines uint32) error) error {
 	for c, u := range g.uni {
 		if u.count > 0 {
@@ -212,6 +402,18 @@ func (g *gramCounts) each(fn func(n int, gram, lines uint32) error) error {
 			return err
 		}
 	}
+	keys = keys[:0]
+	for _, s := range g.cp.slots {
+		if s.key != 0 {
+			keys = append(keys, s.key-1)
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if err := fn(kindCP, k, g.cp.lines(k)); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -229,16 +431,9 @@ func (t *triTable) lines(tri uint32) uint32 {
 	}
 }
 
-// gramKey is group ‖ n ‖ gram (n bytes).
+// gramKey is group ‖ n ‖ gram (gramBytes(n) bytes).
 func gramKey(group uint32, n int, gram uint32) []byte {
-	k := make([]byte, 5+n)
-	binary.BigEndian.PutUint32(k, group)
-	k[4] = byte(n)
-	for i := n - 1; i >= 0; i-- {
-		k[5+i] = byte(gram)
-		gram >>= 8
-	}
-	return k
+	return appendGramKey(make([]byte, 0, 8), group, n, gram)
 }
 
 // startKey is the key of group's start entry: group ‖ 0, before every gram
@@ -288,8 +483,11 @@ func openPosting(k, v []byte, full bool) (bm uint64, link, counts []byte, ok boo
 		return 0, nil, nil, false
 	}
 	bm = binary.LittleEndian.Uint64(v)
-	ln := int(v[8])
-	if ln > 3 || 9+ln > n {
+	if v[8] > maxKind {
+		return 0, nil, nil, false
+	}
+	ln := gramBytes(v[8])
+	if 9+ln > n {
 		return 0, nil, nil, false
 	}
 	link, counts = v[8:9+ln], v[9+ln:n]
@@ -445,19 +643,148 @@ func CountGrams(src []byte) *Grams { return &Grams{countGrams(src)} }
 
 // Add records the counted grams for document seq.
 func (g *Grams) Add(tx *bolt.Tx, seq uint64) error {
+	return FoldTerms(tx, []*DocGrams{g.Compact(seq)})
+}
+
+// DocGrams is one document's grams in key order, compact (8 bytes a gram),
+// waiting to be folded into the postings: a batch ingest records the
+// postings of many documents in one pass over their group (FoldTerms)
+// instead of rewriting the group's postings for every document.
+type DocGrams struct {
+	Seq uint64
+	// entries: (kind<<24 | gram) << 32 | line count, ascending.
+	entries []uint64
+}
+
+// Compact returns the grams of g for document seq. g's tables are released:
+// g must not be used again.
+func (g *Grams) Compact(seq uint64) *DocGrams {
+	d := &DocGrams{Seq: seq, entries: make([]uint64, 0, g.counts.tri.n+g.counts.cp.n+1024)}
+	g.counts.each(func(n int, gram, lines uint32) error {
+		d.entries = append(d.entries, uint64(uint32(n)<<24|gram)<<32|uint64(lines))
+		return nil
+	})
+	g.counts.release()
+	g.counts = nil
+	return d
+}
+
+// Len is the number of distinct grams of the document.
+func (d *DocGrams) Len() int { return len(d.entries) }
+
+// FoldTerms records the grams of docs (each document at most once) in the
+// postings, one pass over each group they belong to, and marks them
+// indexed in their group's start entry in the same write. A document the
+// start entry already marks indexed (folded by another writer meanwhile)
+// is skipped. Until it is folded, a document is not in the term index:
+// Bounds returns it as a candidate for every query.
+func FoldTerms(tx *bolt.Tx, docs []*DocGrams) error {
 	b := tx.Bucket(bucketGrams)
 	if b == nil {
 		return fmt.Errorf("index: %s bucket missing", bucketGrams)
 	}
-	group, bit := groupOf(seq)
-	keys := []gramUpdate{{key: startKey(group)}}
-	if err := g.counts.each(func(n int, gram, lines uint32) error {
-		keys = append(keys, gramUpdate{key: gramKey(group, n, gram), set: true, bit: bit, lines: lines})
-		return nil
-	}); err != nil {
+	docs = slices.Clone(docs)
+	slices.SortFunc(docs, func(x, y *DocGrams) int { return cmpUint(x.Seq, y.Seq) })
+	for i := 0; i < len(docs); {
+		group, _ := groupOf(docs[i].Seq)
+		j := i + 1
+		for j < len(docs) && docs[j].Seq/GroupSize == uint64(group) {
+			j++
+		}
+		if err := foldGroup(b, group, docs[i:j]); err != nil {
+			return err
+		}
+		i = j
+	}
+	return nil
+}
+
+func cmpUint(x, y uint64) int {
+	switch {
+	case x < y:
+		return -1
+	case x > y:
+		return 1
+	}
+	return 0
+}
+
+// foldGroup folds docs (ascending, all of group) into the group's postings.
+func foldGroup(b *bolt.Bucket, group uint32, docs []*DocGrams) error {
+	r := newTermReader(b)
+	start, err := r.start(group)
+	if err != nil {
 		return err
 	}
-	return applyUpdates(b, group, keys)
+	var add []*DocGrams
+	for _, d := range docs {
+		if _, bit := groupOf(d.Seq); start.Bitmap&bit == 0 && (len(add) == 0 || add[len(add)-1].Seq != d.Seq) {
+			add = append(add, d)
+		}
+	}
+	if len(add) == 0 {
+		return nil
+	}
+	// The start entry: its bitmap marks the indexed documents, each with
+	// its number of distinct grams as its count.
+	for _, d := range add {
+		_, bit := groupOf(d.Seq)
+		start.withCount(bit, uint32(min(len(d.entries), math.MaxUint32)))
+	}
+	b.FillPercent = fillAppend
+	w := &gramWriter{b: b, c: b.Cursor(), group: group}
+	if err := w.write(gramUpdate{key: startKey(group), replace: true, bm: start.Bitmap, counts: start.Counts}); err != nil {
+		return err
+	}
+	// A merge of the documents' gram lists, in key order: every key once,
+	// with the bit and count of each document holding it.
+	pos := make([]int, len(add))
+	sets := make([]bitLines, 0, len(add))
+	key := make([]byte, 0, 8)
+	for {
+		next := uint32(math.MaxUint32)
+		for i, d := range add {
+			if pos[i] < len(d.entries) {
+				next = min(next, uint32(d.entries[pos[i]]>>32))
+			}
+		}
+		if next == math.MaxUint32 {
+			break
+		}
+		sets = sets[:0]
+		for i, d := range add {
+			if pos[i] < len(d.entries) && uint32(d.entries[pos[i]]>>32) == next {
+				_, bit := groupOf(d.Seq)
+				sets = append(sets, bitLines{bit, uint32(d.entries[pos[i]])})
+				pos[i]++
+			}
+		}
+		key = appendGramKey(key[:0], group, int(next>>24), next&0xFFFFFF)
+		if err := w.write(gramUpdate{key: key, sets: sets}); err != nil {
+			return err
+		}
+	}
+	return w.flush()
+}
+
+// start returns the checked start entry of group: its bitmap marks the
+// documents of the group whose grams are in the postings. A group with no
+// entry at all has no document indexed yet (its bitmap is 0); a group with
+// entries but no start entry is damage.
+func (r *termReader) start(group uint32) (Posting, error) {
+	key := startKey(group)
+	k, v := r.c.Seek(key)
+	if k != nil && bytes.Equal(k, key) {
+		p, ok := DecodePosting(k, v)
+		if !ok {
+			return p, damaged(group, "has an entry that does not match its digest")
+		}
+		return p, nil
+	}
+	if k != nil && len(k) >= 4 && bytes.Equal(k[:4], key[:4]) {
+		return Posting{}, damaged(group, "lacks its start entry")
+	}
+	return Posting{}, nil
 }
 
 // SetPosting writes the posting of key k (a gram key) with the given
@@ -468,95 +795,136 @@ func SetPosting(tx *bolt.Tx, k []byte, bitmap uint64, counts []uint32) error {
 	if b == nil {
 		return fmt.Errorf("index: %s bucket missing", bucketGrams)
 	}
-	if len(k) < 6 || len(k) > 8 || int(k[4]) != len(k)-5 || bits.OnesCount64(bitmap) != len(counts) {
+	if !validGramKey(k) || k[4] == kindStart || bits.OnesCount64(bitmap) != len(counts) {
 		return fmt.Errorf("index: %x is not a gram key with %d counts", k, len(counts))
 	}
 	group := binary.BigEndian.Uint32(k)
-	return applyUpdates(b, group, []gramUpdate{{key: startKey(group)}, {key: bytes.Clone(k), replace: true, bm: bitmap, counts: counts}})
+	r := newTermReader(b)
+	start, err := r.start(group)
+	if err != nil {
+		return err
+	}
+	w := &gramWriter{b: b, c: b.Cursor(), group: group}
+	if err := w.write(gramUpdate{key: startKey(group), replace: true, bm: start.Bitmap, counts: start.Counts}); err != nil {
+		return err
+	}
+	if err := w.write(gramUpdate{key: bytes.Clone(k), replace: true, bm: bitmap, counts: counts}); err != nil {
+		return err
+	}
+	return w.flush()
 }
 
-// gramUpdate is one key to write: unchanged (the start entry), its bit set
-// to a count, or replaced.
+// bitLines is one document's bit in its group and its line count.
+type bitLines struct {
+	bit   uint64
+	lines uint32
+}
+
+// gramUpdate is one key to write: its bits set to their counts, or
+// replaced.
 type gramUpdate struct {
 	key     []byte
-	set     bool
-	bit     uint64
-	lines   uint32
+	sets    []bitLines
 	replace bool
 	bm      uint64
 	counts  []uint32
 }
 
-// applyUpdates writes updates (keys of group, in ascending order, the
+// gramWriter writes updates of one group (keys in ascending order, the
 // start entry first), inserting missing keys into the group's chain. Every
 // existing posting read is checked against its seal: a damaged one stops
-// the write (reindex rebuilds the index).
-func applyUpdates(b *bolt.Bucket, group uint32, updates []gramUpdate) error {
-	type pending struct {
-		key []byte
-		p   Posting
+// the write (reindex rebuilds the index). It holds back only the last
+// written posting, whose link the next new key may change, so a group of
+// any size is written in constant memory.
+type gramWriter struct {
+	b     *bolt.Bucket
+	c     *bolt.Cursor
+	group uint32
+	held  *heldPosting
+}
+
+type heldPosting struct {
+	key []byte
+	p   Posting
+}
+
+func (w *gramWriter) inGroup(k []byte) bool {
+	return len(k) >= 5 && binary.BigEndian.Uint32(k) == w.group
+}
+
+func (w *gramWriter) load(k, v []byte) (Posting, error) {
+	p, ok := DecodePosting(k, v)
+	if !ok {
+		return p, damaged(w.group, "has an entry that does not match its digest")
 	}
-	out := make([]pending, 0, len(updates)+16)
-	c := b.Cursor()
-	load := func(k, v []byte) (Posting, error) {
-		p, ok := DecodePosting(k, v)
-		if !ok {
-			return p, damaged(group, "has an entry that does not match its digest")
-		}
-		return p, nil
-	}
-	inGroup := func(k []byte) bool { return len(k) >= 5 && binary.BigEndian.Uint32(k) == group }
-	for _, u := range updates {
-		k, v := c.Seek(u.key)
-		var p Posting
-		if k != nil && bytes.Equal(k, u.key) {
-			var err error
-			if p, err = load(k, v); err != nil {
-				return err
-			}
-		} else {
-			// A new key: it links to the key after it, and the key before
-			// it in the merged chain links to it.
-			p.link = endLink
-			if inGroup(k) {
-				p.link = bytes.Clone(k[4:])
-			}
-			var pk, pv []byte
-			if k == nil {
-				pk, pv = c.Last()
-			} else {
-				pk, pv = c.Prev()
-			}
-			switch {
-			case len(out) > 0 && (!inGroup(pk) || bytes.Compare(out[len(out)-1].key, pk) >= 0):
-				out[len(out)-1].p.link = u.key[4:]
-			case inGroup(pk):
-				pp, err := load(pk, pv)
-				if err != nil {
-					return err
-				}
-				pp.link = u.key[4:]
-				out = append(out, pending{bytes.Clone(pk), pp})
-			}
-		}
-		switch {
-		case u.replace:
-			p.Bitmap, p.Counts = u.bm, u.counts
-		case u.set:
-			p.withCount(u.bit, u.lines)
-		}
-		out = append(out, pending{u.key, p})
-	}
-	for _, e := range out {
-		if err := b.Put(e.key, e.p.Encode(e.key)); err != nil {
+	return p, nil
+}
+
+func (w *gramWriter) write(u gramUpdate) error {
+	c := w.c
+	k, v := c.Seek(u.key)
+	var p Posting
+	if k != nil && bytes.Equal(k, u.key) {
+		var err error
+		if p, err = w.load(k, v); err != nil {
 			return err
 		}
+	} else {
+		// A new key: it links to the key after it, and the key before it
+		// in the merged chain links to it.
+		p.link = endLink
+		if w.inGroup(k) {
+			p.link = bytes.Clone(k[4:])
+		}
+		var pk, pv []byte
+		if k == nil {
+			pk, pv = c.Last()
+		} else {
+			pk, pv = c.Prev()
+		}
+		switch {
+		case w.held != nil && (!w.inGroup(pk) || bytes.Compare(w.held.key, pk) >= 0):
+			w.held.p.link = bytes.Clone(u.key[4:])
+		case w.inGroup(pk):
+			pp, err := w.load(pk, pv)
+			if err != nil {
+				return err
+			}
+			pp.link = bytes.Clone(u.key[4:])
+			if err := w.flush(); err != nil {
+				return err
+			}
+			w.held = &heldPosting{bytes.Clone(pk), pp}
+		}
 	}
+	switch {
+	case u.replace:
+		p.Bitmap, p.Counts = u.bm, u.counts
+	default:
+		for _, s := range u.sets {
+			p.withCount(s.bit, s.lines)
+		}
+	}
+	if err := w.flush(); err != nil {
+		return err
+	}
+	w.held = &heldPosting{bytes.Clone(u.key), p}
 	return nil
 }
 
+// flush writes the held posting.
+func (w *gramWriter) flush() error {
+	if w.held == nil {
+		return nil
+	}
+	h := w.held
+	w.held = nil
+	return w.b.Put(h.key, h.p.Encode(h.key))
+}
+
 // termGrams returns the grams that every document containing term holds:
-// its trigrams, or the term itself when it is shorter than three bytes.
+// its trigrams and code-point trigrams, or the term itself when it is
+// shorter than three bytes.
 func termGrams(term []byte) [][2]uint32 {
 	if len(term) < 3 {
 		var g uint32
@@ -565,15 +933,18 @@ func termGrams(term []byte) [][2]uint32 {
 		}
 		return [][2]uint32{{uint32(len(term)), g}}
 	}
-	seen := map[uint32]bool{}
+	seen := map[[2]uint32]bool{}
 	var out [][2]uint32
-	for i := 0; i+2 < len(term); i++ {
-		t := uint32(term[i])<<16 | uint32(term[i+1])<<8 | uint32(term[i+2])
-		if !seen[t] {
-			seen[t] = true
-			out = append(out, [2]uint32{3, t})
+	add := func(g [2]uint32) {
+		if !seen[g] {
+			seen[g] = true
+			out = append(out, g)
 		}
 	}
+	for i := 0; i+2 < len(term); i++ {
+		add([2]uint32{3, uint32(term[i])<<16 | uint32(term[i+1])<<8 | uint32(term[i+2])})
+	}
+	eachCPGram(term, func(_ int, h uint32) { add([2]uint32{kindCP, h}) })
 	return out
 }
 
@@ -630,15 +1001,30 @@ func Bounds(tx *bolt.Tx, maxSeq uint64, terms [][]byte) ([]Bound, error) {
 		seen[string(t)] = len(distinct)
 		distinct = append(distinct, weighted{termGrams(t), 1})
 	}
+	weight := 0
+	for _, d := range distinct {
+		weight += d.weight
+	}
 	r := newTermReader(b)
 	var out []Bound
 	key := make([]byte, 0, 8)
 	for group := uint32(0); maxSeq > 0 && uint64(group)*GroupSize <= maxSeq; group++ {
+		start, err := r.start(group)
+		if err != nil {
+			return nil, err
+		}
+		live := groupLive(group, maxSeq)
+		// Documents not folded into the postings yet (an ingest batch in
+		// progress or interrupted) may hold any term.
+		pending := live &^ start.Bitmap
 		var any uint64
 		var ubTerms [GroupSize]int
 		var ubLines [GroupSize]uint64
 		for _, d := range distinct {
-			all := ^uint64(0)
+			if start.Bitmap&live == 0 {
+				break
+			}
+			all := start.Bitmap
 			var mins [GroupSize]uint32
 			for gi, g := range d.grams {
 				key = appendGramKey(key[:0], group, int(g[0]), g[1])
@@ -675,20 +1061,25 @@ func Bounds(tx *bolt.Tx, maxSeq uint64, terms [][]byte) ([]Bound, error) {
 				ubLines[bit] += uint64(mins[bit])
 			}
 		}
-		if any == 0 {
+		any &= live
+		if any|pending == 0 {
 			continue
 		}
 		// A document has at most one line more than it has LF bytes, and
 		// the LF unigram's line count is its number of LF bytes.
-		key = appendGramKey(key[:0], group, 1, '\n')
-		lfBM, lf, _, err := r.lookup(key, true)
-		if err != nil {
-			return nil, err
+		var lfBM uint64
+		var lf []byte
+		if any != 0 {
+			key = appendGramKey(key[:0], group, 1, '\n')
+			if lfBM, lf, _, err = r.lookup(key, true); err != nil {
+				return nil, err
+			}
 		}
-		for w := any; w != 0; w &= w - 1 {
+		for w := any | pending; w != 0; w &= w - 1 {
 			bit := bits.TrailingZeros64(w)
 			seq := uint64(group)*GroupSize + uint64(bit)
-			if seq < 1 || seq > maxSeq {
+			if pending&(1<<bit) != 0 {
+				out = append(out, Bound{Seq: seq, Terms: weight, Lines: math.MaxUint64})
 				continue
 			}
 			lines := ubLines[bit]
@@ -703,11 +1094,48 @@ func Bounds(tx *bolt.Tx, maxSeq uint64, terms [][]byte) ([]Bound, error) {
 	return out, nil
 }
 
+// groupLive is the bitmap of group's documents numbered 1..maxSeq.
+func groupLive(group uint32, maxSeq uint64) uint64 {
+	lo := uint64(group) * GroupSize
+	if maxSeq < lo {
+		return 0
+	}
+	m := ^uint64(0)
+	if maxSeq-lo < GroupSize-1 {
+		m = 1<<(maxSeq-lo+1) - 1
+	}
+	if lo == 0 {
+		m &^= 1 // there is no document #0
+	}
+	return m
+}
+
+// Unindexed returns, in ascending order, the documents #1..#maxSeq whose
+// grams are not in the postings yet (see FoldTerms).
+func Unindexed(tx *bolt.Tx, maxSeq uint64) ([]uint64, error) {
+	b := tx.Bucket(bucketGrams)
+	if b == nil {
+		return nil, fmt.Errorf("index: %s bucket missing", bucketGrams)
+	}
+	r := newTermReader(b)
+	var out []uint64
+	for group := uint32(0); maxSeq > 0 && uint64(group)*GroupSize <= maxSeq; group++ {
+		start, err := r.start(group)
+		if err != nil {
+			return nil, err
+		}
+		for w := groupLive(group, maxSeq) &^ start.Bitmap; w != 0; w &= w - 1 {
+			out = append(out, uint64(group)*GroupSize+uint64(bits.TrailingZeros64(w)))
+		}
+	}
+	return out, nil
+}
+
 // appendGramKey appends gramKey(group, n, gram) to k.
 func appendGramKey(k []byte, group uint32, n int, gram uint32) []byte {
 	k = binary.BigEndian.AppendUint32(k, group)
 	k = append(k, byte(n))
-	for i := n - 1; i >= 0; i-- {
+	for i := gramBytes(byte(n)) - 1; i >= 0; i-- {
 		k = append(k, byte(gram>>(8*i)))
 	}
 	return k
@@ -717,15 +1145,28 @@ func appendGramKey(k []byte, group uint32, n int, gram uint32) []byte {
 // grams whose bit for document seq is missing (or whose posting is damaged
 // or lost from its group's chain), miscounted those whose line count
 // differs from the document's (a count below the truth could drop the
-// document from a limited find).
-func CheckTerms(tx *bolt.Tx, seq uint64, src []byte) (missing, miscounted int, err error) {
+// document from a limited find). A document not folded into the postings
+// yet (pending) has nothing to compare: StrayTermBits reports postings
+// that hold it anyway.
+func CheckTerms(tx *bolt.Tx, seq uint64, src []byte) (missing, miscounted int, pending bool, err error) {
 	b := tx.Bucket(bucketGrams)
 	if b == nil {
-		return 0, 0, fmt.Errorf("index: %s bucket missing", bucketGrams)
+		return 0, 0, false, fmt.Errorf("index: %s bucket missing", bucketGrams)
 	}
 	group, bit := groupOf(seq)
 	r := newTermReader(b)
-	err = countGrams(src).each(func(n int, gram, lines uint32) error {
+	start, err := r.start(group)
+	if err != nil {
+		return 0, 0, false, err
+	}
+	if start.Bitmap&bit == 0 {
+		return 0, 0, true, nil
+	}
+	distinct := 0
+	counts := countGrams(src)
+	defer counts.release()
+	err = counts.each(func(n int, gram, lines uint32) error {
+		distinct++
 		bm, counts, found, err := r.lookup(gramKey(group, n, gram), true)
 		if err != nil || !found || bm&bit == 0 {
 			missing++
@@ -734,7 +1175,19 @@ func CheckTerms(tx *bolt.Tx, seq uint64, src []byte) (missing, miscounted int, e
 		}
 		return nil
 	})
-	return missing, miscounted, err
+	if c, ok := postingCount(start.Bitmap, countBytes(start.Counts), bit); !ok || int(c) != distinct {
+		miscounted++ // the start entry's count of the document's grams
+	}
+	return missing, miscounted, false, err
+}
+
+// countBytes encodes counts as a posting's count bytes.
+func countBytes(counts []uint32) []byte {
+	var out []byte
+	for _, c := range counts {
+		out = binary.AppendUvarint(out, uint64(c))
+	}
+	return out
 }
 
 // StrayTermBits counts set bits for sequence numbers that are not known
@@ -748,9 +1201,10 @@ func StrayTermBits(tx *bolt.Tx, known func(seq uint64) bool) (int, error) {
 		return 0, fmt.Errorf("index: %s bucket missing", bucketGrams)
 	}
 	stray := 0
-	var prev []byte // the previous key's group ‖ link, nil at a group start
+	var indexed uint64 // the current group's start entry bitmap
+	var prev []byte    // the previous key's group ‖ link, nil at a group start
 	err := b.ForEach(func(k, v []byte) error {
-		if len(k) < 5 || len(k) > 8 || int(k[4]) != len(k)-5 {
+		if !validGramKey(k) {
 			stray++
 			return nil
 		}
@@ -759,6 +1213,9 @@ func StrayTermBits(tx *bolt.Tx, known func(seq uint64) bool) (int, error) {
 				stray++ // the group's last key names a next one
 			}
 			prev = nil
+		}
+		if prev == nil {
+			indexed = 0
 		}
 		if prev == nil && k[4] != 0 {
 			stray++ // a group without its start entry
@@ -777,6 +1234,13 @@ func StrayTermBits(tx *bolt.Tx, known func(seq uint64) bool) (int, error) {
 		}
 		prev = append(append(prev[:0:0], k[:4]...), link...)
 		group := uint64(binary.BigEndian.Uint32(k))
+		if k[4] == kindStart {
+			indexed = word
+		} else if word&^indexed != 0 {
+			// Bits of documents the start entry does not mark indexed.
+			stray += bits.OnesCount64(word &^ indexed)
+			word &= indexed
+		}
 		for word != 0 {
 			bit := bits.TrailingZeros64(word)
 			word &= word - 1

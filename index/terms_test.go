@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"unicode/utf8"
+
+	"chronicle/engine/find"
 
 	"github.com/stretchr/testify/require"
 	bolt "go.etcd.io/bbolt"
@@ -59,14 +62,74 @@ func gramsOf(src []byte) map[string]bool {
 	return m
 }
 
+// charsOf is the reference character split of the code-point trigrams:
+// from the first byte that is not a continuation byte, as Go's range over
+// a string decodes (an invalid sequence is one byte), up to a character
+// cut short at the end.
+func charsOf(src []byte) [][]byte {
+	p := 0
+	for p < len(src) && src[p]&0xC0 == 0x80 {
+		p++
+	}
+	var out [][]byte
+	s := string(src[p:])
+	for i, r := range s {
+		n := utf8.RuneLen(r)
+		if r == utf8.RuneError {
+			_, n = utf8.DecodeRuneInString(s[i:])
+		}
+		if !utf8.FullRuneInString(s[i:]) {
+			break
+		}
+		out = append(out, src[p+i:p+i+n])
+	}
+	return out
+}
+
+// cpGramsOf is the reference set of hashed code-point trigrams of a text,
+// each with the byte offset where it starts: three consecutive characters
+// holding a byte ≥ 0x80 and no find separator.
+func cpGramsOf(src []byte) map[uint32][]int {
+	m := map[uint32][]int{}
+	chars := charsOf(src)
+	offs := make([]int, len(chars))
+	off := 0
+	for off < len(src) && src[off]&0xC0 == 0x80 {
+		off++
+	}
+	for i, c := range chars {
+		offs[i] = off
+		off += len(c)
+	}
+	for i := 0; i+3 <= len(chars); i++ {
+		g := bytes.Join(chars[i:i+3], nil)
+		wide, sep := false, false
+		for _, c := range g {
+			wide = wide || c >= 0x80
+			sep = sep || find.IsSeparator(c)
+		}
+		if wide && !sep {
+			h := cpHash(g)
+			m[h] = append(m[h], offs[i])
+		}
+	}
+	return m
+}
+
 // mayContain is the candidate rule spelled out: a document is a candidate
-// for a term when it holds the whole term (< 3 bytes) or every trigram.
-func mayContain(grams map[string]bool, term []byte) bool {
+// for a term when it holds the whole term (< 3 bytes) or every trigram and
+// every code-point trigram.
+func mayContain(grams map[string]bool, cp map[uint32][]int, term []byte) bool {
 	if len(term) < 3 {
 		return grams[string(term)]
 	}
 	for i := 0; i+3 <= len(term); i++ {
 		if !grams[string(term[i:i+3])] {
+			return false
+		}
+	}
+	for h := range cpGramsOf(term) {
+		if _, ok := cp[h]; !ok {
 			return false
 		}
 	}
@@ -99,7 +162,8 @@ func TestCandidatesRandom(t *testing.T) {
 	const maxSeq = 200
 	for seq := uint64(1); seq <= maxSeq; seq++ {
 		if r.IntN(7) == 0 {
-			continue // a sequence number with no document
+			docs[seq] = nil // a document without grams
+			continue
 		}
 		docs[seq] = randBytes(r, r.IntN(60))
 	}
@@ -122,8 +186,9 @@ func TestCandidatesRandom(t *testing.T) {
 		seqs = seqs[n:]
 	}
 	grams := map[uint64]map[string]bool{}
+	cps := map[uint64]map[uint32][]int{}
 	for s, src := range docs {
-		grams[s] = gramsOf(src)
+		grams[s], cps[s] = gramsOf(src), cpGramsOf(src)
 	}
 	var terms [][]byte
 	for range 3000 {
@@ -154,10 +219,12 @@ func TestCandidatesRandom(t *testing.T) {
 			for s := uint64(1); s <= limit; s++ {
 				g, ok := grams[s]
 				if !ok {
+					// Not in the index: a candidate for every query.
+					want = append(want, s)
 					continue
 				}
 				for _, term := range set {
-					if mayContain(g, term) {
+					if mayContain(g, cps[s], term) {
 						want = append(want, s)
 						break
 					}
@@ -254,8 +321,8 @@ func TestCandidatesShortTermsExact(t *testing.T) {
 		70: "b\ra",
 	}
 	require.NoError(t, db.Update(func(tx *bolt.Tx) error {
-		for s, src := range docs {
-			if err := AddTerms(tx, s, []byte(src)); err != nil {
+		for s := uint64(1); s <= 70; s++ { // the others are empty documents
+			if err := AddTerms(tx, s, []byte(docs[s])); err != nil {
 				return err
 			}
 		}
@@ -306,14 +373,25 @@ func TestCandidatesShortTermsExact(t *testing.T) {
 // numbers start at 1) and is never returned.
 func TestCandidatesIgnoresSeqZero(t *testing.T) {
 	db := openTestDB(t)
-	require.NoError(t, db.Update(func(tx *bolt.Tx) error { return AddTerms(tx, 0, []byte("zero")) }))
+	require.NoError(t, db.Update(func(tx *bolt.Tx) error {
+		for s := range uint64(11) {
+			src := ""
+			if s == 0 {
+				src = "zero"
+			}
+			if err := AddTerms(tx, s, []byte(src)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
 	require.NoError(t, db.View(func(tx *bolt.Tx) error {
 		got, err := Candidates(tx, 10, [][]byte{[]byte("zero")})
 		require.NoError(t, err)
 		require.Empty(t, got)
 		stray, err := StrayTermBits(tx, func(seq uint64) bool { return seq != 0 })
 		require.NoError(t, err)
-		require.Equal(t, len(gramsOf([]byte("zero"))), stray)
+		require.Equal(t, len(gramsOf([]byte("zero")))+1, stray) // and #0's bit in the start entry
 		return nil
 	}))
 }
@@ -321,6 +399,11 @@ func TestCandidatesIgnoresSeqZero(t *testing.T) {
 func TestCheckTermsAndStrayBits(t *testing.T) {
 	db := openTestDB(t)
 	docs := map[uint64][]byte{5: []byte("Alice owes Bob"), 70: []byte("أحمد"), 71: []byte("Alice")}
+	for s := uint64(1); s <= 71; s++ {
+		if docs[s] == nil {
+			docs[s] = []byte{} // empty documents between them
+		}
+	}
 	require.NoError(t, db.Update(func(tx *bolt.Tx) error {
 		for s, src := range docs {
 			if err := AddTerms(tx, s, src); err != nil {
@@ -334,9 +417,10 @@ func TestCheckTermsAndStrayBits(t *testing.T) {
 		missing = map[uint64]int{}
 		require.NoError(t, db.View(func(tx *bolt.Tx) error {
 			for s, src := range docs {
-				n, wrong, err := CheckTerms(tx, s, src)
+				n, wrong, pending, err := CheckTerms(tx, s, src)
 				require.NoError(t, err)
 				require.Zero(t, wrong)
+				require.False(t, pending)
 				missing[s] = n
 			}
 			var err error
@@ -346,7 +430,15 @@ func TestCheckTermsAndStrayBits(t *testing.T) {
 		return missing, stray
 	}
 	missing, stray := check()
-	require.Equal(t, map[uint64]int{5: 0, 70: 0, 71: 0}, missing)
+	// missingOf is the expected result: 0 for every document but those set.
+	missingOf := func(set map[uint64]int) map[uint64]int {
+		m := map[uint64]int{}
+		for s := range docs {
+			m[s] = set[s]
+		}
+		return m
+	}
+	require.Equal(t, missingOf(nil), missing)
 	require.Zero(t, stray)
 
 	// Clear document 71's bit everywhere (it shares group 1 with 70).
@@ -355,8 +447,8 @@ func TestCheckTermsAndStrayBits(t *testing.T) {
 		b := tx.Bucket(bucketGrams)
 		c := b.Cursor()
 		for k, v := c.First(); k != nil; k, v = c.Next() {
-			if binary.BigEndian.Uint32(k) != 1 {
-				continue
+			if binary.BigEndian.Uint32(k) != 1 || k[4] == kindStart {
+				continue // the start entry still marks #71 indexed
 			}
 			if err := b.Put(bytes.Clone(k), withoutBit(t, k, v, bit71)); err != nil {
 				return err
@@ -365,7 +457,7 @@ func TestCheckTermsAndStrayBits(t *testing.T) {
 		return nil
 	}))
 	missing, stray = check()
-	require.Equal(t, map[uint64]int{5: 0, 70: 0, 71: len(gramsOf(docs[71]))}, missing)
+	require.Equal(t, missingOf(map[uint64]int{71: len(gramsOf(docs[71]))}), missing)
 	require.Zero(t, stray)
 	require.NoError(t, db.View(func(tx *bolt.Tx) error {
 		got, err := Candidates(tx, 71, [][]byte{[]byte("Alice")})
@@ -403,10 +495,16 @@ func TestCheckTermsAndStrayBits(t *testing.T) {
 	require.NoError(t, db.View(func(tx *bolt.Tx) error {
 		require.Zero(t, tx.Bucket(bucketGrams).Stats().KeyN)
 		require.Zero(t, tx.Bucket(bucketEntities).Stats().KeyN)
-		n, wrong, err := CheckTerms(tx, 5, docs[5])
+		// Document 5 is no longer marked indexed: nothing to compare, and
+		// Bounds returns it for every query.
+		n, wrong, pending, err := CheckTerms(tx, 5, docs[5])
 		require.NoError(t, err)
-		require.Equal(t, len(gramsOf(docs[5])), n)
+		require.True(t, pending)
+		require.Zero(t, n)
 		require.Zero(t, wrong)
+		bounds, err := Bounds(tx, 5, [][]byte{[]byte("no such term")})
+		require.NoError(t, err)
+		require.Len(t, bounds, 5)
 		return nil
 	}))
 }
@@ -420,7 +518,7 @@ func TestMissingBuckets(t *testing.T) {
 		require.Error(t, AddEntities(tx, 1, nil, nil))
 		_, err := Candidates(tx, 1, [][]byte{[]byte("x")})
 		require.Error(t, err)
-		_, _, err = CheckTerms(tx, 1, nil)
+		_, _, _, err = CheckTerms(tx, 1, nil)
 		require.Error(t, err)
 		_, err = Bounds(tx, 1, [][]byte{[]byte("x")})
 		require.Error(t, err)
@@ -436,6 +534,15 @@ func TestMissingBuckets(t *testing.T) {
 		require.Error(t, err)
 		return nil
 	}))
+}
+
+// linesAt is the number of distinct lines holding the offsets.
+func linesAt(src []byte, offs []int) uint32 {
+	lines := map[int]bool{}
+	for _, o := range offs {
+		lines[bytes.Count(src[:o], []byte("\n"))] = true
+	}
+	return uint32(len(lines))
 }
 
 // lineCountsOf is the reference line count of every gram of a text: the
@@ -487,25 +594,30 @@ func TestGramCountsEach(t *testing.T) {
 		gotCounts := map[string]uint32{}
 		require.NoError(t, countGrams(src).each(func(n int, gram, lines uint32) error {
 			k := gramKey(0, n, gram)
-			got = append(got, string(k[5:]))
-			gotCounts[string(k[5:])] = lines
+			got = append(got, string(k[4:]))
+			gotCounts[string(k[4:])] = lines
 			return nil
 		}))
 		var want []string
 		for g := range gramsOf(src) {
-			want = append(want, g)
+			want = append(want, string(rune(len(g)))+g)
 		}
-		slices.SortFunc(want, func(a, b string) int {
-			if len(a) != len(b) {
-				return len(a) - len(b)
-			}
-			return bytes.Compare([]byte(a), []byte(b))
-		})
+		cp := cpGramsOf(src)
+		for h := range cp {
+			want = append(want, string(gramKey(0, kindCP, h)[4:]))
+		}
+		slices.Sort(want) // kind, then gram bytes: the key order
 		if len(want) == 0 {
 			want = nil
 		}
 		require.Equal(t, want, got, "src %q", src)
-		wantCounts := lineCountsOf(src)
+		wantCounts := map[string]uint32{}
+		for g, c := range lineCountsOf(src) {
+			wantCounts[string(rune(len(g)))+g] = c
+		}
+		for h, offs := range cp {
+			wantCounts[string(gramKey(0, kindCP, h)[4:])] = linesAt(src, offs)
+		}
 		require.Equal(t, wantCounts, gotCounts, "src %q", src)
 	}
 }
@@ -590,11 +702,120 @@ func TestCheckTermsCounts(t *testing.T) {
 			return SetPosting(tx, k, p.Bitmap, p.Counts)
 		}))
 		require.NoError(t, db.View(func(tx *bolt.Tx) error {
-			missing, wrong, err := CheckTerms(tx, 5, src)
+			missing, wrong, _, err := CheckTerms(tx, 5, src)
 			require.NoError(t, err)
 			require.Zero(t, missing)
 			require.Equal(t, 1, wrong, "count %d", c)
 			return nil
 		}))
 	}
+}
+
+// bucketDump is every key and value of the grams bucket.
+func bucketDump(t *testing.T, db *bolt.DB) map[string]string {
+	t.Helper()
+	m := map[string]string{}
+	require.NoError(t, db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketGrams).ForEach(func(k, v []byte) error {
+			m[string(k)] = string(v)
+			return nil
+		})
+	}))
+	return m
+}
+
+// TestFoldTermsEqualsOneByOne: folding documents in batches of any size
+// and order writes exactly the postings that adding them one at a time
+// writes, and a document not folded yet is a candidate for every query.
+func TestFoldTermsEqualsOneByOne(t *testing.T) {
+	r := rand.New(rand.NewPCG(6, 3))
+	docs := map[uint64][]byte{}
+	const last = 150
+	for s := uint64(1); s <= last; s++ {
+		docs[s] = randBytes(r, r.IntN(80))
+	}
+	one := openTestDB(t)
+	require.NoError(t, one.Update(func(tx *bolt.Tx) error {
+		for s := uint64(1); s <= last; s++ {
+			if err := AddTerms(tx, s, docs[s]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+	batched := openTestDB(t)
+	var pending []*DocGrams
+	for s := uint64(1); s <= last; s++ {
+		pending = append(pending, CountGrams(docs[s]).Compact(s))
+		if r.IntN(10) != 0 && s != last {
+			continue
+		}
+		r.Shuffle(len(pending), func(i, j int) { pending[i], pending[j] = pending[j], pending[i] })
+		require.NoError(t, batched.View(func(tx *bolt.Tx) error {
+			// Before the fold, the waiting documents are candidates of
+			// an absent term, and Unindexed lists them.
+			bounds, err := Bounds(tx, s, [][]byte{[]byte("\x01absent\x02")})
+			require.NoError(t, err)
+			require.Len(t, bounds, len(pending))
+			un, err := Unindexed(tx, s)
+			require.NoError(t, err)
+			require.Len(t, un, len(pending))
+			return nil
+		}))
+		require.NoError(t, batched.Update(func(tx *bolt.Tx) error { return FoldTerms(tx, pending) }))
+		// Folding again changes nothing (another writer folded them).
+		before := bucketDump(t, batched)
+		require.NoError(t, batched.Update(func(tx *bolt.Tx) error { return FoldTerms(tx, pending[:1]) }))
+		require.Equal(t, before, bucketDump(t, batched))
+		pending = nil
+	}
+	require.Equal(t, bucketDump(t, one), bucketDump(t, batched))
+	require.NoError(t, batched.View(func(tx *bolt.Tx) error {
+		un, err := Unindexed(tx, last)
+		require.NoError(t, err)
+		require.Empty(t, un)
+		stray, err := StrayTermBits(tx, func(seq uint64) bool { return seq >= 1 && seq <= last })
+		require.NoError(t, err)
+		require.Zero(t, stray)
+		return nil
+	}))
+}
+
+// TestCodePointTrigramsRuleOutArabic: byte trigrams of Arabic letters are
+// shared by nearly every Arabic text; three whole letters are not, so a
+// rare word's documents are the only candidates.
+func TestCodePointTrigramsRuleOutArabic(t *testing.T) {
+	db := openTestDB(t)
+	docs := []string{
+		"", // #0 is no document
+		"مستودع الكلمات هنا",
+		"الكلمات تودع في مس", // every byte trigram of مستودع, not the word
+		"سدد أحمد دين خالد",  // other words
+	}
+	require.NoError(t, db.Update(func(tx *bolt.Tx) error {
+		for s := 1; s < len(docs); s++ {
+			if err := AddTerms(tx, uint64(s), []byte(docs[s])); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+	require.NoError(t, db.View(func(tx *bolt.Tx) error {
+		for _, c := range []struct {
+			term string
+			want []uint64
+		}{
+			{"مستودع", []uint64{1}},
+			{"تودع", []uint64{1, 2}},
+			{"دين", []uint64{3}},
+			{"ع", []uint64{1, 2}},
+			{"تود\xd8", []uint64{1, 2}}, // a cut character ends the term's grams
+			{"\xb3تودع", []uint64{1}},   // a leading continuation byte is skipped
+		} {
+			got, err := Candidates(tx, 3, [][]byte{[]byte(c.term)})
+			require.NoError(t, err)
+			require.Equal(t, c.want, got, "term %q", c.term)
+		}
+		return nil
+	}))
 }

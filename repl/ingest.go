@@ -17,7 +17,7 @@ import (
 // a rejected file leaves no trace and the others still land. Every path
 // gets an outcome line, in walk order: new, reused, rejected (a failure:
 // exit 1) or, inside a walk, skipped with the reason (not a failure).
-func runIngest(x *ctx) error {
+func runIngest(x *ctx) (err error) {
 	entries := expandPaths(x.p.args)
 	files := 0
 	for _, e := range entries {
@@ -43,6 +43,25 @@ func runIngest(x *ctx) error {
 		if err := a.Release(); err != nil {
 			return err
 		}
+		// Term postings are written for many documents at a time (an
+		// interrupted batch's are written by the next write).
+		a.BeginBatch()
+		defer func() {
+			if ferr := a.EndBatch(); ferr != nil && err == nil {
+				err = ferr
+			}
+		}()
+	}
+	var paths []string
+	for _, e := range entries {
+		if e.outcome == "" {
+			paths = append(paths, e.path)
+		}
+	}
+	var pre *preparer
+	if a != nil {
+		pre = startPreparing(a, paths, importedAt)
+		defer pre.close()
 	}
 	rejected, counted, done := 0, 0, 0
 	progress := newProgress(x.env, files)
@@ -66,7 +85,7 @@ func runIngest(x *ctx) error {
 		progress.step(done, path)
 		done++
 		counted++
-		res, err := ingestFile(a, path, importedAt, x.p.value("name"))
+		res, err := pre.ingest(a, x.p.value("name"))
 		if err != nil {
 			rejected++
 			progress.clear()
@@ -98,16 +117,61 @@ func runIngest(x *ctx) error {
 	return nil
 }
 
-func ingestFile(a *db.Archive, path string, importedAt uint64, extraName string) (*db.IngestResult, error) {
-	src, err := fileio.ReadLimited(path, engine.MaxSourceSize)
-	if err != nil {
-		return nil, err
+// preparer reads and prepares the files of a batch one ahead of their
+// commits: file n+1 is read, extracted, compressed and indexed on another
+// goroutine while file n commits, so both cores work through a batch. At
+// most two documents are in memory: the one committing and the next.
+type preparer struct {
+	next chan prepared
+	stop chan struct{}
+	done chan struct{}
+}
+
+// prepared is one file of the batch, ready to commit or failed to read.
+type prepared struct {
+	path string
+	pp   *db.Prepared
+	err  error
+}
+
+func startPreparing(a *db.Archive, paths []string, importedAt uint64) *preparer {
+	pr := &preparer{next: make(chan prepared), stop: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(pr.done)
+		for _, path := range paths {
+			f := prepared{path: path}
+			var src []byte
+			if src, f.err = fileio.ReadLimited(path, engine.MaxSourceSize); f.err == nil {
+				f.pp = a.Prepare(src, importedAt)
+			}
+			select {
+			case pr.next <- f:
+			case <-pr.stop:
+				return
+			}
+		}
+	}()
+	return pr
+}
+
+// ingest commits the next file of the batch under its path (and extraName).
+func (pr *preparer) ingest(a *db.Archive, extraName string) (*db.IngestResult, error) {
+	f := <-pr.next
+	if f.err != nil {
+		return nil, f.err
 	}
-	names := []string{path}
+	names := []string{f.path}
 	if extraName != "" {
 		names = append(names, extraName)
 	}
-	return a.Ingest(src, importedAt, names...)
+	return a.IngestPrepared(f.pp, names...)
+}
+
+// close stops preparing and waits for the goroutine, which uses the
+// archive's codecs, before the archive closes.
+func (pr *preparer) close() {
+	close(pr.stop)
+	<-pr.done
 }
 
 // outcome prints one ingest line: text on a terminal, JSON Lines with --json

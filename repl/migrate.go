@@ -9,11 +9,18 @@ import (
 
 // runImport brings existing .chronicle stores (V1 or V2) and the receipts
 // beside them into the archive.
-func runImport(x *ctx) error {
+func runImport(x *ctx) (err error) {
 	a, err := x.open(true)
 	if err != nil {
 		return err
 	}
+	// The stores' term postings are written together at the end.
+	a.BeginBatch()
+	defer func() {
+		if ferr := a.EndBatch(); ferr != nil && err == nil {
+			err = ferr
+		}
+	}()
 	failed := 0
 	for _, path := range x.p.args {
 		rep, err := migrate.ImportFile(a, path)

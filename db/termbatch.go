@@ -1,0 +1,135 @@
+package db
+
+import (
+	"errors"
+	"fmt"
+
+	"chronicle/index"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// A batch (BeginBatch … EndBatch) defers the term postings of the
+// documents it ingests. Writing a document's grams rewrites every posting
+// of its group of 64 documents that the document shares, so one document
+// at a time rewrites a group's postings up to 64 times; folding the grams
+// of many documents into their group in one pass writes each posting once
+// per fold. The grams wait in memory (8 bytes each) and are folded inside
+// the commit of the document that fills the batch or its group, and by
+// EndBatch.
+//
+// A document whose grams are not folded yet is still found: until its
+// group's start entry marks it indexed, the term index returns it as a
+// candidate for every query (index.Bounds), and find scores it from its
+// line index. Grams a batch could not fold (the process died) are folded by
+// the next write open of the archive (foldLeftovers), from the stored
+// documents.
+type termBatch struct {
+	docs    []*index.DocGrams
+	entries int
+}
+
+// Fold thresholds of a batch: a fold rewrites the group's postings once,
+// and the waiting grams cost 8 bytes each, so the batch is bounded in both
+// documents and grams.
+const (
+	foldDocs    = 64
+	foldEntries = 1 << 21
+)
+
+// BeginBatch starts a batch: the term postings of the documents ingested
+// or imported until EndBatch are written together (see termBatch). Reads
+// stay exact meanwhile.
+func (a *Archive) BeginBatch() {
+	if a.batch == nil {
+		a.batch = &termBatch{}
+	}
+}
+
+// EndBatch folds the grams the batch still holds into the term index, in
+// one write transaction, and ends the batch.
+func (a *Archive) EndBatch() error {
+	b := a.batch
+	a.batch = nil
+	if b == nil || len(b.docs) == 0 {
+		return nil
+	}
+	if a.bolt == nil { // released between documents
+		if err := a.reacquire(false); err != nil {
+			return fmt.Errorf("adding %d documents to the term index (the next write adds them): %w", len(b.docs), err)
+		}
+		defer a.Release()
+	}
+	err := a.bolt.Update(func(tx *bolt.Tx) error { return index.FoldTerms(tx, b.docs) })
+	if err != nil {
+		return fmt.Errorf("archive %s: adding %d documents to the term index (the next write adds them): %w", a.path, len(b.docs), err)
+	}
+	return nil
+}
+
+// addGrams records the grams of new document seq in tx: at once outside a
+// batch; in a batch they wait, and the batch is folded in tx when it is
+// full or seq completes its group. The returned function updates the batch
+// and must be called only once tx has committed (a rolled-back document
+// leaves the batch as it was).
+func (a *Archive) addGrams(tx *bolt.Tx, seq uint64, g *index.Grams) (committed func(), err error) {
+	d := g.Compact(seq)
+	b := a.batch
+	if b == nil {
+		return func() {}, indexDamage(tx, index.FoldTerms(tx, []*index.DocGrams{d}))
+	}
+	docs := append(b.docs[:len(b.docs):len(b.docs)], d)
+	if len(docs) >= foldDocs || b.entries+d.Len() >= foldEntries || seq%index.GroupSize == index.GroupSize-1 {
+		if err := index.FoldTerms(tx, docs); err != nil {
+			return nil, indexDamage(tx, err)
+		}
+		return func() { b.docs, b.entries = nil, 0 }, nil
+	}
+	return func() { b.docs, b.entries = docs, b.entries+d.Len() }, nil
+}
+
+// foldLeftovers folds the grams of documents a batch left unfolded (its
+// process ended first), reading them from the archive, a few documents per
+// transaction. A damaged term index is left as it is: find and check report
+// it and reindex rebuilds it; an unreadable document stays out (check
+// reports it).
+func (a *Archive) foldLeftovers() error {
+	var seqs []uint64
+	if err := a.bolt.View(func(tx *bolt.Tx) error {
+		var err error
+		seqs, err = index.Unindexed(tx, maxSeq(tx))
+		return err
+	}); err != nil {
+		if errors.Is(err, index.ErrDamaged) {
+			return nil
+		}
+		return err
+	}
+	for len(seqs) > 0 {
+		n := min(len(seqs), foldDocs)
+		part := seqs[:n]
+		seqs = seqs[n:]
+		err := a.bolt.Update(func(tx *bolt.Tx) error {
+			var docs []*index.DocGrams
+			for _, seq := range part {
+				d, err := docBySeq(tx, seq)
+				if err != nil {
+					continue
+				}
+				s, err := a.loadIn(tx, d)
+				if err != nil {
+					continue
+				}
+				docs = append(docs, index.CountGrams(s.Source).Compact(seq))
+			}
+			return index.FoldTerms(tx, docs)
+		})
+		if errors.Is(err, index.ErrDamaged) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("archive %s: adding documents left by an interrupted ingest to the term index: %w", a.path, err)
+		}
+	}
+	return nil
+}
