@@ -258,24 +258,32 @@ func validGramKey(k []byte) bool {
 // first non-continuation byte) are the document's characters at the place
 // where the term occurs.
 
-// cpHash hashes the bytes of a code-point trigram (3 to 12 bytes) to 24
-// bits (FNV-1a, folded).
-func cpHash(b []byte) uint32 {
-	h := uint32(2166136261)
-	for _, c := range b {
-		h = (h ^ uint32(c)) * 16777619
-	}
-	return (h >> 24) ^ (h & 0xFFFFFF)
+// cpHash hashes the values of three characters (charValue) to 24 bits.
+func cpHash(v0, v1, v2 uint32) uint32 {
+	h := v0*0x9E3779B1 ^ v1*0x85EBCA77 ^ v2*0xC2B2AE3D
+	h ^= h >> 15
+	h *= 0x2C1B3C6D
+	h ^= h >> 12
+	return h & 0xFFFFFF
 }
 
-// charLen is the length of the character starting at b[0] (b not empty),
-// as utf8.DecodeRune delimits it.
-func charLen(b []byte) int {
-	if b[0] < utf8.RuneSelf {
-		return 1
+// charValue decodes the character starting at b[0] (b not empty, and
+// holding the whole character: utf8.FullRune) as utf8.DecodeRune delimits
+// it: its code point and length, or 0x110000 + the byte for a byte of an
+// invalid sequence (one byte long), so no two characters share a value.
+func charValue(b []byte) (uint32, int) {
+	c := b[0]
+	switch {
+	case c < utf8.RuneSelf:
+		return uint32(c), 1
+	case c >= 0xC2 && c <= 0xDF && len(b) > 1 && b[1]&0xC0 == 0x80: // 2 bytes: Arabic, Latin-1
+		return uint32(c&0x1F)<<6 | uint32(b[1]&0x3F), 2
 	}
-	_, n := utf8.DecodeRune(b)
-	return n
+	r, n := utf8.DecodeRune(b)
+	if r == utf8.RuneError && n == 1 {
+		return 0x110000 + uint32(c), 1
+	}
+	return uint32(r), n
 }
 
 // eachCPGram calls fn with the start offset and hash of every code-point
@@ -294,26 +302,32 @@ func eachCPGram(b []byte, fn func(at int, h uint32)) {
 // eachCPGramIn is eachCPGram over the characters of b[from:to], from a
 // character boundary; offsets are b's.
 func eachCPGramIn(b []byte, from, to int, fn func(at int, h uint32)) {
-	// starts: offsets of the last three characters; sepEnd: the end of the
-	// last separator, so a trigram starting before it holds one; wideAt:
-	// the last character with a byte ≥ 0x80.
-	var starts [3]int
+	// The last three characters: their offsets and values. sepEnd: the
+	// end of the last separator, so a trigram starting before it holds
+	// one; wideAt: the last character with a byte ≥ 0x80.
+	var at0, at1, at2 int
+	var v0, v1, v2 uint32
 	have, sepEnd, wideAt := 0, from, -1
-	for p := from; p < to && utf8.FullRune(b[p:to]); {
-		n := charLen(b[p:to])
-		if n == 1 && find.IsSeparator(b[p]) {
-			sepEnd = p + 1
-		}
-		if b[p] >= 0x80 {
+	for p := from; p < to; {
+		c := b[p]
+		v, n := uint32(c), 1
+		if c < utf8.RuneSelf {
+			if find.IsSeparator(c) {
+				sepEnd = p + 1
+			}
+		} else {
+			if !utf8.FullRune(b[p:to]) {
+				return
+			}
+			v, n = charValue(b[p:to])
 			wideAt = p
 		}
-		starts[0], starts[1], starts[2] = starts[1], starts[2], p
-		if have < 3 {
-			have++
-		}
+		at0, at1, at2 = at1, at2, p
+		v0, v1, v2 = v1, v2, v
+		have++
 		p += n
-		if have == 3 && starts[0] >= sepEnd && wideAt >= starts[0] {
-			fn(starts[0], cpHash(b[starts[0]:p]))
+		if have >= 3 && at0 >= sepEnd && wideAt >= at0 {
+			fn(at0, cpHash(v0, v1, v2))
 		}
 	}
 }

@@ -109,7 +109,15 @@ func cpGramsOf(src []byte) map[uint32][]int {
 			sep = sep || find.IsSeparator(c)
 		}
 		if wide && !sep {
-			h := cpHash(g)
+			var v [3]uint32
+			for k, c := range chars[i : i+3] {
+				r, _ := utf8.DecodeRune(c)
+				v[k] = uint32(r)
+				if r == utf8.RuneError && len(c) == 1 {
+					v[k] = 0x110000 + uint32(c[0]) // an invalid byte
+				}
+			}
+			h := cpHash(v[0], v[1], v[2])
 			m[h] = append(m[h], offs[i])
 		}
 	}
