@@ -726,7 +726,7 @@ func cmpUint(x, y uint64) int {
 // foldGroup folds docs (ascending, all of group) into the group's postings.
 func foldGroup(b *bolt.Bucket, group uint32, docs []*DocGrams) error {
 	r := newTermReader(b)
-	start, err := r.start(group)
+	start, exists, err := r.startEntry(group)
 	if err != nil {
 		return err
 	}
@@ -746,7 +746,7 @@ func foldGroup(b *bolt.Bucket, group uint32, docs []*DocGrams) error {
 		start.withCount(bit, uint32(min(len(d.entries), math.MaxUint32)))
 	}
 	b.FillPercent = fillAppend
-	w := &gramWriter{b: b, c: b.Cursor(), group: group}
+	w := &gramWriter{b: b, c: b.Cursor(), group: group, fresh: !exists}
 	if err := w.write(gramUpdate{key: startKey(group), replace: true, bm: start.Bitmap, counts: start.Counts}); err != nil {
 		return err
 	}
@@ -786,19 +786,25 @@ func foldGroup(b *bolt.Bucket, group uint32, docs []*DocGrams) error {
 // entry at all has no document indexed yet (its bitmap is 0); a group with
 // entries but no start entry is damage.
 func (r *termReader) start(group uint32) (Posting, error) {
+	p, _, err := r.startEntry(group)
+	return p, err
+}
+
+// startEntry is start, also reporting whether the group has any entry.
+func (r *termReader) startEntry(group uint32) (p Posting, exists bool, err error) {
 	key := startKey(group)
 	k, v := r.c.Seek(key)
 	if k != nil && bytes.Equal(k, key) {
 		p, ok := DecodePosting(k, v)
 		if !ok {
-			return p, damaged(group, "has an entry that does not match its digest")
+			return p, true, damaged(group, "has an entry that does not match its digest")
 		}
-		return p, nil
+		return p, true, nil
 	}
 	if k != nil && len(k) >= 4 && bytes.Equal(k[:4], key[:4]) {
-		return Posting{}, damaged(group, "lacks its start entry")
+		return Posting{}, true, damaged(group, "lacks its start entry")
 	}
-	return Posting{}, nil
+	return Posting{}, false, nil
 }
 
 // SetPosting writes the posting of key k (a gram key) with the given
@@ -855,6 +861,9 @@ type gramWriter struct {
 	c     *bolt.Cursor
 	group uint32
 	held  *heldPosting
+	// fresh: the group had no entry, so every key is new and links to
+	// the next one written (no lookups).
+	fresh bool
 }
 
 type heldPosting struct {
@@ -875,6 +884,22 @@ func (w *gramWriter) load(k, v []byte) (Posting, error) {
 }
 
 func (w *gramWriter) write(u gramUpdate) error {
+	if w.fresh {
+		p := Posting{Bitmap: u.bm, Counts: u.counts}
+		if !u.replace {
+			for _, s := range u.sets {
+				p.withCount(s.bit, s.lines)
+			}
+		}
+		if w.held != nil {
+			w.held.p.link = bytes.Clone(u.key[4:])
+		}
+		if err := w.flush(); err != nil {
+			return err
+		}
+		w.held = &heldPosting{bytes.Clone(u.key), p}
+		return nil
+	}
 	c := w.c
 	k, v := c.Seek(u.key)
 	var p Posting
