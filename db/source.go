@@ -63,8 +63,13 @@ func (a *Archive) putSource(tx *bolt.Tx, doc Digest, frames [][]byte) (int64, er
 
 // readChunks decompresses chunks [first, last] of a document.
 func (a *Archive) readChunks(tx *bolt.Tx, d *Document, first, last int) ([]byte, error) {
+	return a.appendChunks(tx, d, make([]byte, 0, (last-first+1)*d.ChunkSize), first, last)
+}
+
+// appendChunks decompresses chunks [first, last] of a document onto out
+// (Rebuild decompresses a whole source straight into its store bytes).
+func (a *Archive) appendChunks(tx *bolt.Tx, d *Document, out []byte, first, last int) ([]byte, error) {
 	chunks := tx.Bucket(bucketChunks)
-	out := make([]byte, 0, (last-first+1)*d.ChunkSize)
 	for i := first; i <= last; i++ {
 		frame := chunks.Get(chunkKey(d.SHA256, i))
 		if frame == nil {
