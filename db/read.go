@@ -302,6 +302,7 @@ func (a *Archive) LoadEvidence(d *Document) (*engine.Store, error) {
 // aliases: one copy of the source in all.
 func (a *Archive) Rebuild(d *Document) ([]byte, *engine.Store, error) {
 	var out []byte
+	reclaimBefore(d.SourceSize)
 	err := a.bolt.View(func(tx *bolt.Tx) error {
 		table, err := a.readEventTable(tx, d)
 		if err != nil {

@@ -115,7 +115,8 @@ func (a *Archive) readSource(tx *bolt.Tx, d *Document) ([]byte, error) {
 	if d.SourceSize == 0 {
 		return []byte{}, nil
 	}
-	src, err := a.readChunks(tx, d, 0, d.Chunks()-1)
+	reclaimBefore(d.SourceSize)
+	src, err := a.appendChunks(tx, d, make([]byte, 0, d.SourceSize), 0, d.Chunks()-1)
 	if err != nil {
 		return nil, err
 	}
