@@ -1,7 +1,7 @@
 package db
 
 import (
-	"runtime"
+	"runtime/debug"
 	"sync"
 )
 
@@ -18,7 +18,10 @@ var reclaim struct {
 // whole document's source or store) when whole documents of at least a
 // MiB were materialised since it last did: those copies (the previous
 // document's source, a verification's store bytes) are usually garbage by
-// now, and collecting them lets the new copy reuse their pages. Otherwise
+// now. The freed pages are returned to the system (debug.FreeOSMemory)
+// rather than left for reuse, because the new copy may land on other free
+// pages: those of a settlement's evidence store, allocated whole but
+// mostly never touched, would then be touched for the first time. Otherwise
 // the collector would start only once the new allocation had pushed the
 // heap past its goal (a cycle the runtime ran while the previous copy was
 // still in use freed nothing of it), and the commands that read several
@@ -34,7 +37,7 @@ func reclaimBefore(n int64) {
 	reclaim.Lock()
 	defer reclaim.Unlock()
 	if reclaim.pending >= reclaimMin {
-		runtime.GC()
+		debug.FreeOSMemory()
 		reclaim.pending = 0
 	}
 	reclaim.pending += n
