@@ -13,8 +13,10 @@
 //     show, query, claim, find, entity, settle, verify of each receipt
 //     kind, receipts, claims, check, export, reindex, migrate, import...)
 //     and prints a table of their peak RSS against issue 13's 16 MiB
-//     target, with chronicle's Go heap peak (CHRONICLE_MEMSTATS) beside
-//     it;
+//     target, with chronicle's Go heap peak beside it (CHRONICLE_MEMSTATS,
+//     from a second run on a snapshot of the files as they were: the
+//     sampler adds about half a MiB of RSS that the measured run must not
+//     count);
 //  1. installs what is missing with apt-get (ripgrep, Debian's Arabic
 //     dictionaries: hunspell-ar, aspell-ar, aspell-ar-large, mythes-ar,
 //     dict-freedict-ara-eng), unless -no-install;
@@ -31,8 +33,9 @@
 //     the same files into plain stores with `bin/casper-chronicle ingest`
 //     (one process per file), reporting MB/s, archive/sources, peak RSS
 //     and, for the batch ingest, its Go heap peak beside its RSS (from
-//     CHRONICLE_MEMSTATS: the heap follows the largest document, RSS also
-//     counts the archive file that bbolt maps);
+//     CHRONICLE_MEMSTATS in the same run, whose sampler adds about half a
+//     MiB to that RSS: the heap follows the documents, RSS also counts the
+//     archive file that bbolt maps);
 //  4. runs a query set picked from the corpus's word frequencies (absent,
 //     rare, medium, common, 1- and 2-byte, Arabic, multi-term up to 16
 //     terms), each as `chronicle find TERMS --json --limit 20` and

@@ -62,3 +62,24 @@ func TestRunRSSHelper(t *testing.T) {
 	require.Positive(t, p.maxRSS)
 	require.Less(t, p.maxRSS, int64(64<<10), "KiB: the shell's peak, not a grown parent's")
 }
+
+// snapshot copies archives and links the other files, so that a command
+// run in the copy changes neither.
+func TestSnapshot(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "run")
+	require.NoError(t, os.MkdirAll(filepath.Join(src, "sub"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(src, "a.db"), []byte("archive"), 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(src, "sub", "doc.txt"), []byte("doc"), 0o644))
+	dst := src + ".before"
+	require.NoError(t, snapshot(src, dst))
+	require.NoError(t, os.WriteFile(filepath.Join(dst, "a.db"), []byte("changed"), 0o600))
+	b, err := os.ReadFile(filepath.Join(src, "a.db"))
+	require.NoError(t, err)
+	require.Equal(t, "archive", string(b), "the archive is a copy")
+	s1, err := os.Stat(filepath.Join(src, "sub", "doc.txt"))
+	require.NoError(t, err)
+	s2, err := os.Stat(filepath.Join(dst, "sub", "doc.txt"))
+	require.NoError(t, err)
+	require.True(t, os.SameFile(s1, s2), "other files are links")
+	require.NoError(t, snapshot(src, dst), "over an earlier snapshot")
+}
