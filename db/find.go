@@ -365,21 +365,33 @@ func (a *Archive) listLines(sd scoredDoc, q *find.Query) (h FindHit, err error) 
 }
 
 // lineReader reads whole lines of one document through its line index:
-// from the nearest line checkpoint, chunk by chunk, each chunk decompressed
-// once and checked against its SHA-256.
+// from the nearest line checkpoint, chunk by chunk, each chunk checked
+// against its SHA-256. It keeps the last lineReaderChunks chunks it
+// decompressed, so the listed lines of a chunk decompress it once, while
+// walking lines megabytes long does not keep the whole document.
 type lineReader struct {
 	a      *Archive
 	tx     *bolt.Tx
 	d      *Document
 	l      *index.LineLocator
 	chunks map[int][]byte
+	order  []int // the kept chunks, oldest first
 }
+
+// lineReaderChunks bounds a lineReader's cache: 1 MiB of 64 KiB chunks.
+const lineReaderChunks = 16
 
 func (r *lineReader) chunk(i int) ([]byte, error) {
 	if c, ok := r.chunks[i]; ok {
 		return c, nil
 	}
-	c, err := r.a.readChunks(r.tx, r.d, i, i)
+	var buf []byte // the evicted chunk's buffer, reused
+	if len(r.order) == lineReaderChunks {
+		buf = r.chunks[r.order[0]][:0]
+		delete(r.chunks, r.order[0])
+		r.order = append(r.order[:0], r.order[1:]...)
+	}
+	c, err := r.a.appendChunks(r.tx, r.d, buf, i, i)
 	if err != nil {
 		return nil, err
 	}
@@ -387,6 +399,7 @@ func (r *lineReader) chunk(i int) ([]byte, error) {
 		return nil, fmt.Errorf("document %s (%s): %w: chunk %d does not hash to its digest", r.d.Label(), r.d.SHA256, ErrCorrupt, i)
 	}
 	r.chunks[i] = c
+	r.order = append(r.order, i)
 	return c, nil
 }
 

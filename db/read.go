@@ -297,33 +297,35 @@ func (a *Archive) LoadEvidence(d *Document) (*engine.Store, error) {
 
 // Rebuild reproduces a document's canonical store bytes, checks them
 // against the recorded store digest and loads them with every check of SPEC
-// 3.3, including the canonical replay.
+// 3.3, including the canonical replay. The chunks are decompressed
+// straight into the store bytes, which the returned store's Source
+// aliases: one copy of the source in all.
 func (a *Archive) Rebuild(d *Document) ([]byte, *engine.Store, error) {
 	var out []byte
+	reclaimBefore(d.SourceSize)
 	err := a.bolt.View(func(tx *bolt.Tx) error {
-		table, _, err := a.readEvents(tx, d)
+		table, err := a.readEventTable(tx, d)
 		if err != nil {
 			return err
 		}
 		// The source is not hashed here: the store digest below and the
 		// document digest check of engine.Load cover it.
-		src := []byte{}
-		if d.SourceSize > 0 {
-			if src, err = a.readChunks(tx, d, 0, d.Chunks()-1); err != nil {
-				return err
-			}
-		}
-		out = make([]byte, 0, engine.HeaderSize+len(src)+len(table))
+		out = make([]byte, 0, engine.HeaderSize+d.SourceSize+int64(len(table)))
 		if d.Version == 1 {
 			out = append(out, engine.MagicV1...)
 		} else {
 			out = append(out, engine.MagicV2...)
 		}
 		out = append(out, d.SHA256[:]...)
-		out = binary.LittleEndian.AppendUint64(out, uint64(len(src)))
+		out = binary.LittleEndian.AppendUint64(out, uint64(d.SourceSize))
 		out = binary.LittleEndian.AppendUint64(out, d.ImportedAt)
 		out = binary.LittleEndian.AppendUint32(out, uint32(d.EventCount))
-		out = append(append(out, src...), table...)
+		if d.SourceSize > 0 {
+			if out, err = a.appendChunks(tx, d, out, 0, d.Chunks()-1); err != nil {
+				return err
+			}
+		}
+		out = append(out, table...)
 		return nil
 	})
 	if err != nil {
@@ -349,4 +351,148 @@ func (a *Archive) Span(d *Document, e *engine.Event) ([]byte, error) {
 		return err
 	})
 	return span, err
+}
+
+// Line is one line of a document as Lines gives it: numbered and cut as
+// engine.ForEachLine cuts them (Start and End are source offsets, one CR
+// before the LF excluded), its text in pieces that are never joined, since
+// a line can be megabytes long.
+type Line struct {
+	Number, Start, End int
+	Text               [][]byte // the bytes of source[Start:End], in order
+}
+
+// Lines calls fn, in order, for lines from to to (to < 0: to the end) of a
+// document. The source is decompressed one chunk at a time and only the
+// bytes of the lines asked for are kept, in blocks of at most lineBlock
+// bytes, so the memory it takes is that of those lines; every chunk is
+// hashed on the way, and fn is called only once the whole source has
+// matched the document digest (and the event table its own): damage never
+// prints a line.
+func (a *Archive) Lines(d *Document, from, to int, fn func(Line) error) error {
+	c := lineCollector{from: from, to: to}
+	err := a.bolt.View(func(tx *bolt.Tx) error {
+		if err := a.checkEventTable(tx, d); err != nil {
+			return err
+		}
+		h := sha256.New()
+		var chunk []byte
+		for i := range d.Chunks() {
+			var err error
+			if chunk, err = a.appendChunks(tx, d, chunk[:0], i, i); err != nil {
+				return err
+			}
+			h.Write(chunk)
+			c.feed(chunk)
+		}
+		if Digest(h.Sum(nil)) != d.SHA256 {
+			return fmt.Errorf("document %s (%s): %w: source bytes do not hash to the document digest", d.Label(), d.SHA256, ErrCorrupt)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if c.open {
+		c.closeLine() // the last line has no LF
+	}
+	for i, l := range c.lines {
+		end := len(c.pieces)
+		if i+1 < len(c.lines) {
+			end = c.lines[i+1].first
+		}
+		if err := fn(Line{Number: l.number, Start: l.start, End: l.end, Text: c.pieces[l.first:end]}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// lineBlock is the size of the blocks Lines copies kept text into.
+const lineBlock = 64 << 10
+
+// lineCollector cuts a source fed piece by piece into lines and keeps the
+// lines numbered from..to (to < 0: no upper bound). Their bytes are copied
+// into blocks of lineBlock bytes, each kept line a run of pieces of them:
+// no buffer grows by copying what it holds.
+type lineCollector struct {
+	from, to int
+	number   int  // lines started so far: the current line's number
+	pos      int  // source offset of the next byte fed
+	start    int  // offset where the current line starts
+	open     bool // a line has started and not ended
+	keep     bool // the current line is kept
+	block    []byte
+	pieces   [][]byte
+	extend   bool // the last piece is the current line's and ends the block
+	lines    []keptLine
+}
+
+// keptLine is a kept line; its pieces start at pieces[first].
+type keptLine struct {
+	number, start, end, first int
+}
+
+func (c *lineCollector) feed(p []byte) {
+	for len(p) > 0 {
+		if !c.open {
+			c.number++
+			c.open, c.start = true, c.pos
+			c.keep = c.number >= c.from && (c.to < 0 || c.number <= c.to)
+			if c.keep {
+				c.lines = append(c.lines, keptLine{number: c.number, start: c.start, first: len(c.pieces)})
+			}
+		}
+		text := p
+		i := bytes.IndexByte(p, '\n')
+		if i >= 0 {
+			text = p[:i]
+		}
+		if c.keep {
+			c.copyText(text)
+		}
+		c.pos += len(text)
+		p = p[len(text):]
+		if i >= 0 {
+			c.closeLine()
+			c.pos++ // the LF
+			p = p[1:]
+		}
+	}
+}
+
+// copyText appends text to the current kept line, extending its last piece
+// while the line's bytes go on in the same block.
+func (c *lineCollector) copyText(text []byte) {
+	for len(text) > 0 {
+		if len(c.block) == cap(c.block) {
+			c.block, c.extend = make([]byte, 0, lineBlock), false
+		}
+		n := min(len(text), cap(c.block)-len(c.block))
+		at := len(c.block)
+		c.block = append(c.block, text[:n]...)
+		text = text[n:]
+		if last := len(c.pieces) - 1; c.extend {
+			c.pieces[last] = c.block[at-len(c.pieces[last]) : at+n : at+n]
+		} else {
+			c.pieces = append(c.pieces, c.block[at:at+n:at+n])
+		}
+		c.extend = true
+	}
+}
+
+// closeLine ends the current line: a kept line loses one CR before its
+// end, as engine.ForEachLine cuts lines.
+func (c *lineCollector) closeLine() {
+	if c.keep {
+		l := &c.lines[len(c.lines)-1]
+		l.end = c.pos
+		if last := len(c.pieces) - 1; last >= l.first {
+			if p := c.pieces[last]; p[len(p)-1] == '\r' {
+				c.pieces[last] = p[: len(p)-1 : len(p)-1]
+				l.end--
+			}
+		}
+	}
+	c.open, c.keep, c.extend = false, false, false
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 )
 
@@ -20,6 +21,8 @@ const (
 	HeaderSize = 68
 	// minEventRecord is an event record with eight empty text fields.
 	minEventRecord = 177
+	// maxEventRecord is an event record with eight fields of MaxFieldLen.
+	maxEventRecord = minEventRecord + 8*MaxFieldLen
 	fixedEventSize = 145
 )
 
@@ -63,9 +66,18 @@ func (s *Store) EncodedSize() int {
 	return n
 }
 
-// Encode serialises the store byte for byte as SPEC 3.1–3.2.
+// Encode serialises the store byte for byte as SPEC 3.1–3.2. It copies
+// the whole source: WriteTo and SHA256 give the same bytes and digest
+// without that copy, EncodeEventTable the part after the source.
 func (s *Store) Encode() []byte {
-	out := make([]byte, 0, s.EncodedSize())
+	out := s.appendHeader(make([]byte, 0, s.EncodedSize()))
+	out = append(out, s.Source...)
+	return s.AppendEventTable(out)
+}
+
+// appendHeader appends the 68-byte header: magic, document digest, source
+// size, import time and event count.
+func (s *Store) appendHeader(out []byte) []byte {
 	if s.Version == 1 {
 		out = append(out, MagicV1...)
 	} else {
@@ -74,30 +86,93 @@ func (s *Store) Encode() []byte {
 	out = append(out, s.Document[:]...)
 	out = binary.LittleEndian.AppendUint64(out, uint64(len(s.Source)))
 	out = binary.LittleEndian.AppendUint64(out, s.ImportedAt)
-	out = binary.LittleEndian.AppendUint32(out, uint32(len(s.Events)))
-	out = append(out, s.Source...)
+	return binary.LittleEndian.AppendUint32(out, uint32(len(s.Events)))
+}
+
+// EncodeEventTable returns the event table: the bytes of the encoded store
+// after the source.
+func (s *Store) EncodeEventTable() []byte {
+	return s.AppendEventTable(make([]byte, 0, s.EncodedSize()-HeaderSize-len(s.Source)))
+}
+
+// AppendEventTable appends the event table to out.
+func (s *Store) AppendEventTable(out []byte) []byte {
 	for i := range s.Events {
-		e := &s.Events[i]
-		out = append(out, e.ID[:]...)
-		out = append(out, e.SpanID[:]...)
-		out = binary.LittleEndian.AppendUint64(out, e.ByteStart)
-		out = binary.LittleEndian.AppendUint64(out, e.ByteEnd)
-		out = binary.LittleEndian.AppendUint64(out, e.LineStart)
-		out = binary.LittleEndian.AppendUint64(out, e.LineEnd)
-		out = append(out, e.SpanHash[:]...)
-		if e.AmountPresent {
-			out = append(out, 1)
-		} else {
-			out = append(out, 0)
-		}
-		out = binary.LittleEndian.AppendUint64(out, uint64(e.Amount.Num))
-		out = binary.LittleEndian.AppendUint64(out, uint64(e.Amount.Den))
-		for _, f := range e.Fields() {
-			out = binary.LittleEndian.AppendUint32(out, uint32(len(f)))
-			out = append(out, f...)
-		}
+		out = appendEvent(out, &s.Events[i])
 	}
 	return out
+}
+
+// appendEvent appends one event record (SPEC 3.2).
+func appendEvent(out []byte, e *Event) []byte {
+	out = append(out, e.ID[:]...)
+	out = append(out, e.SpanID[:]...)
+	out = binary.LittleEndian.AppendUint64(out, e.ByteStart)
+	out = binary.LittleEndian.AppendUint64(out, e.ByteEnd)
+	out = binary.LittleEndian.AppendUint64(out, e.LineStart)
+	out = binary.LittleEndian.AppendUint64(out, e.LineEnd)
+	out = append(out, e.SpanHash[:]...)
+	if e.AmountPresent {
+		out = append(out, 1)
+	} else {
+		out = append(out, 0)
+	}
+	out = binary.LittleEndian.AppendUint64(out, uint64(e.Amount.Num))
+	out = binary.LittleEndian.AppendUint64(out, uint64(e.Amount.Den))
+	for _, f := range e.Fields() {
+		out = binary.LittleEndian.AppendUint32(out, uint32(len(f)))
+		out = append(out, f...)
+	}
+	return out
+}
+
+// writeBatch bounds the buffer WriteTo encodes event records into: a full
+// table of 4096 events can reach 4.9 MB.
+const writeBatch = 32 << 10
+
+// WriteTo writes exactly Encode's bytes to w, the source straight from
+// s.Source and the event table in batches of at most writeBatch bytes, so
+// that writing (or hashing) a store never holds a second copy of its
+// source.
+func (s *Store) WriteTo(w io.Writer) (int64, error) {
+	buf := s.appendHeader(make([]byte, 0, writeBatch))
+	var written int64
+	flush := func() error {
+		n, err := w.Write(buf)
+		written += int64(n)
+		buf = buf[:0]
+		return err
+	}
+	if err := flush(); err != nil {
+		return written, err
+	}
+	n, err := w.Write(s.Source)
+	written += int64(n)
+	if err != nil {
+		return written, err
+	}
+	for i := range s.Events {
+		buf = appendEvent(buf, &s.Events[i])
+		if len(buf) > writeBatch-maxEventRecord {
+			if err := flush(); err != nil {
+				return written, err
+			}
+		}
+	}
+	if len(buf) > 0 {
+		err = flush()
+	}
+	return written, err
+}
+
+// SHA256 is the SHA-256 of Encode's bytes, computed without encoding the
+// store (the store_sha256 of its receipts).
+func (s *Store) SHA256() [32]byte {
+	h := sha256.New()
+	s.WriteTo(h) // a hash.Hash never fails to write
+	var sum [32]byte
+	h.Sum(sum[:0])
+	return sum
 }
 
 // Sentinel errors of Load; a *StoreError wraps exactly one of them.

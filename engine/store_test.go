@@ -621,3 +621,72 @@ func TestEventTableParts(t *testing.T) {
 		require.ErrorIs(t, err, ErrMalformed, tc.name)
 	}
 }
+
+// batchWriter records the size of every write; failAfter > 0 makes the
+// write after that many bytes fail.
+type batchWriter struct {
+	bytes.Buffer
+	sizes     []int
+	failAfter int
+}
+
+var errWriteFailed = errors.New("write failed")
+
+func (w *batchWriter) Write(p []byte) (int, error) {
+	if w.failAfter > 0 && w.Len()+len(p) > w.failAfter {
+		n := w.failAfter - w.Len()
+		w.Buffer.Write(p[:n])
+		return n, errWriteFailed
+	}
+	w.sizes = append(w.sizes, len(p))
+	return w.Buffer.Write(p)
+}
+
+// WriteTo, SHA256 and EncodeEventTable give exactly Encode's bytes and
+// their parts, writing the source once and the event table in bounded
+// batches, on the golden stores and on a table of full-size records many
+// batches long.
+func TestStoreStreamedEncoding(t *testing.T) {
+	stores := map[string]*Store{}
+	for name, data := range goldenStores(t) {
+		s, err := Load(data)
+		require.NoError(t, err, name)
+		stores[name] = s
+	}
+	big := &Store{Version: 2, ImportedAt: 7, Source: bytes.Repeat([]byte("x"), 3*writeBatch)}
+	long := strings.Repeat("é", MaxFieldLen/2) + "!"
+	for i := range 200 {
+		e := Event{ByteStart: uint64(i), ByteEnd: uint64(i + 1), Amount: Rational{Num: int64(i), Den: 1}, AmountPresent: i%2 == 0}
+		e.Subject, e.Predicate, e.Object, e.Currency = long, long, long, long
+		e.Time, e.Modality, e.Polarity, e.Status = long, long, long, long
+		big.Events = append(big.Events, e)
+	}
+	stores["200 full-size records"] = big
+	stores["no events"] = &Store{Version: 1, Source: []byte("x\n")}
+	stores["empty"] = &Store{Version: 2}
+	for name, s := range stores {
+		t.Run(name, func(t *testing.T) {
+			want := s.Encode()
+			require.Len(t, want, s.EncodedSize())
+			var w batchWriter
+			n, err := s.WriteTo(&w)
+			require.NoError(t, err)
+			require.Equal(t, int64(len(want)), n)
+			require.Equal(t, want, w.Bytes())
+			for i, size := range w.sizes {
+				if i != 1 { // the source, written from s.Source in one piece
+					require.LessOrEqual(t, size, writeBatch, "write %d", i)
+				}
+			}
+			require.Equal(t, sha256.Sum256(want), s.SHA256())
+			require.Equal(t, want[HeaderSize+len(s.Source):], s.EncodeEventTable())
+		})
+	}
+	// A failing writer stops WriteTo with its error and the count written.
+	for _, at := range []int{10, HeaderSize + 5, big.EncodedSize() - 5} {
+		w := batchWriter{failAfter: at}
+		n, err := big.WriteTo(&w)
+		require.ErrorIs(t, err, errWriteFailed, "fail after %d", at)
+		require.Equal(t, int64(at), n)
+	}
+}

@@ -1,6 +1,7 @@
 package repl
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"os"
@@ -8,7 +9,6 @@ import (
 	"strings"
 
 	"chronicle/db"
-	"chronicle/engine"
 )
 
 func runDocs(x *ctx) error {
@@ -57,23 +57,29 @@ func runShow(x *ctx) error {
 			return err
 		}
 	}
-	s, err := a.Load(d)
-	if err != nil {
-		return err
-	}
+	// Buffered: a document can have millions of lines, each one write.
+	w := bufio.NewWriterSize(x.out(), 64<<10)
+	asJSON := x.p.has("json") || x.env.JSON
 	shown := 0
-	err = engine.ForEachLine(s.Source, func(l engine.Line) error {
-		if l.Number < from || (to >= 0 && l.Number > to) {
-			return nil
-		}
+	err = a.Lines(d, from, to, func(l db.Line) error {
 		shown++
-		if x.p.has("json") || x.env.JSON {
-			printJSONLine(x.out(), map[string]any{"line": l.Number, "byte_start": l.Start, "byte_end": l.End, "text": string(l.Text)})
-			return nil
+		if asJSON {
+			// What printJSONLine prints for the map of these four keys
+			// (json.Marshal sorts them), without joining the text.
+			fmt.Fprintf(w, `{"byte_end":%d,"byte_start":%d,"line":%d,"text":`, l.End, l.Start, l.Number)
+			writeJSONString(w, l.Text)
+			_, err := w.WriteString("}\n")
+			return err
 		}
-		fmt.Fprintf(x.out(), "%6d  %s\n", l.Number, sanitize(string(l.Text)))
-		return nil
+		fmt.Fprintf(w, "%6d  ", l.Number)
+		for _, p := range l.Text {
+			writeSanitized(w, p)
+		}
+		return w.WriteByte('\n')
 	})
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
 	if err == nil && shown == 0 && len(x.p.args) == 2 {
 		return fmt.Errorf("%s has no line in %s", d.Label(), x.p.args[1])
 	}

@@ -2,10 +2,21 @@
 // nobody here generated, the real binaries, and ripgrep beside them.
 //
 //	go run ./cmd/benchreal [-work DIR] [-mb 40] [-full-mb 400] [-ar-mb 150]
-//	                       [-runs 5] [-corpora en,ar] [-bin bin]
+//	                       [-runs 5] [-corpora spec14,en,ar] [-bin bin]
 //
 // `make bench-real` builds the commands and runs it. It
 //
+//  0. with "spec14" in -corpora (the default; `-corpora spec14` runs it
+//     alone, in about a second): writes the 5,000,096-byte corpus of SPEC
+//     14, runs every command of both binaries on it (casper-chronicle
+//     --benchmark, ingest, query, find, claim, verify; chronicle ingest,
+//     show, query, claim, find, entity, settle, verify of each receipt
+//     kind, receipts, claims, check, export, reindex, migrate, import...)
+//     and prints a table of their peak RSS against issue 13's 16 MiB
+//     target, with chronicle's Go heap peak beside it (CHRONICLE_MEMSTATS,
+//     from a second run on a snapshot of the files as they were: the
+//     sampler adds about half a MiB of RSS that the measured run must not
+//     count);
 //  1. installs what is missing with apt-get (ripgrep, Debian's Arabic
 //     dictionaries: hunspell-ar, aspell-ar, aspell-ar-large, mythes-ar,
 //     dict-freedict-ara-eng), unless -no-install;
@@ -20,8 +31,11 @@
 //     sizes: -mb and the full corpus capped at -full-mb (0 skips a size);
 //  3. ingests each into a fresh archive with bin/chronicle and copies of
 //     the same files into plain stores with `bin/casper-chronicle ingest`
-//     (one process per file), reporting MB/s, archive/sources and peak RSS
-//     (getrusage of the child);
+//     (one process per file), reporting MB/s, archive/sources, peak RSS
+//     and, for the batch ingest, its Go heap peak beside its RSS (from
+//     CHRONICLE_MEMSTATS in the same run, whose sampler adds about half a
+//     MiB to that RSS: the heap follows the documents, RSS also counts the
+//     archive file that bbolt maps);
 //  4. runs a query set picked from the corpus's word frequencies (absent,
 //     rare, medium, common, 1- and 2-byte, Arabic, multi-term up to 16
 //     terms), each as `chronicle find TERMS --json --limit 20` and
@@ -30,7 +44,14 @@
 //     (an untimed run with no practical limit) equal the sum of rg's counts;
 //  5. prints one table per corpus and size, then the median and worst
 //     ratio, ingest MB/s beside casper-chronicle's, archive/sources and
-//     peak RSS.
+//     peak RSS, and at the end the memory of every batch ingest side by
+//     side.
+//
+// Peak RSS is the child's ru_maxrss, taken under GNU time (/usr/bin/time)
+// or, without it, through benchreal started again as a small helper: the
+// kernel counts the parent's resident pages at the fork and exec in the
+// child's peak, so a child started by this grown process would measure
+// this process.
 //
 // It is not part of `make test`; its unit test only covers the cutting and
 // term-picking helpers.

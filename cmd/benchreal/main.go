@@ -23,12 +23,15 @@ var (
 	fullFlag    = flag.Int("full-mb", 400, "cap of the full size of each corpus, MB (0 skips the full size)")
 	arFlag      = flag.Int("ar-mb", 150, "size of the Arabic corpus, MB (dictionaries, then sentences from their words)")
 	runsFlag    = flag.Int("runs", 5, "timed runs per query (median)")
-	corporaFlag = flag.String("corpora", "en,ar", "corpora to run (en, ar)")
+	corporaFlag = flag.String("corpora", "spec14,en,ar", "corpora to run (spec14: every command on the SPEC 14 corpus against the 16 MiB target; en, ar: real text)")
 	binFlag     = flag.String("bin", "bin", "directory of chronicle and casper-chronicle")
 	noInstall   = flag.Bool("no-install", false, "do not apt-get install missing tools")
 )
 
 func main() {
+	if argv := os.Getenv(peakRSSEnv); argv != "" {
+		os.Exit(peakRSSHelper(argv))
+	}
 	flag.Parse()
 	if err := run(); err != nil {
 		fmt.Fprintln(os.Stderr, "benchreal:", err)
@@ -38,11 +41,13 @@ func main() {
 
 func run() error {
 	start := time.Now()
-	if !*noInstall {
+	corpora := strings.Split(*corporaFlag, ",")
+	realText := slices.ContainsFunc(corpora, func(c string) bool { return c != "spec14" })
+	if !*noInstall && realText {
 		install()
 	}
 	rg, err := exec.LookPath("rg")
-	if err != nil {
+	if err != nil && realText {
 		return fmt.Errorf("rg not found (install ripgrep)")
 	}
 	bin, _ := filepath.Abs(*binFlag)
@@ -56,7 +61,13 @@ func run() error {
 		return err
 	}
 	fmt.Printf("machine: %d cores, %s; %s\n", runtimeCores(), cpuModel(), goVersion())
-	for _, name := range strings.Split(*corporaFlag, ",") {
+	for _, name := range corpora {
+		if name == "spec14" {
+			if err := runSpec14(chron, casper); err != nil {
+				return err
+			}
+			continue
+		}
 		capMB, arMB := *fullFlag, *arFlag
 		if capMB == 0 {
 			capMB, arMB = *mbFlag, *mbFlag
@@ -80,6 +91,7 @@ func run() error {
 			}
 		}
 	}
+	printIngestMemory()
 	fmt.Printf("\ntotal run time %s\n", time.Since(start).Round(time.Second))
 	return nil
 }
@@ -143,18 +155,31 @@ type proc struct {
 var timeBin, _ = exec.LookPath("/usr/bin/time")
 
 // runRSS runs like runProc, under GNU time for the child's own peak RSS
-// when it is there.
+// when it is there, else through this program started again as a small
+// helper (peakRSSHelper) for the same reason.
 func runRSS(dir string, name string, args ...string) (proc, error) {
-	if timeBin == "" {
-		return runProc(dir, name, args...)
-	}
+	return runRSSEnv(dir, nil, name, args...)
+}
+
+// runRSSEnv is runRSS with extra environment variables.
+func runRSSEnv(dir string, env []string, name string, args ...string) (proc, error) {
 	f, err := os.CreateTemp("", "benchreal-rss")
 	if err != nil {
 		return proc{}, err
 	}
 	f.Close()
 	defer os.Remove(f.Name())
-	p, err := runProc(dir, timeBin, append([]string{"-f", "%M", "-o", f.Name(), name}, args...)...)
+	var p proc
+	if timeBin != "" {
+		p, err = runProcEnv(dir, env, timeBin, append([]string{"-f", "%M", "-o", f.Name(), name}, args...)...)
+	} else {
+		self, serr := os.Executable()
+		if serr != nil {
+			return runProcEnv(dir, env, name, args...)
+		}
+		argv, _ := json.Marshal(append([]string{name}, args...))
+		p, err = runProcEnv(dir, append(env, peakRSSEnv+"="+string(argv), peakRSSFileEnv+"="+f.Name()), self)
+	}
 	if b, rerr := os.ReadFile(f.Name()); rerr == nil {
 		lines := strings.Fields(string(b))
 		if len(lines) > 0 {
@@ -166,9 +191,49 @@ func runRSS(dir string, name string, args ...string) (proc, error) {
 	return p, err
 }
 
+// The helper: with peakRSSEnv set (a JSON argument list), benchreal runs
+// that command with its own stdin, stdout and stderr, writes the command's
+// ru_maxrss in KiB to the file peakRSSFileEnv names and exits with its
+// exit code. It does so before allocating anything, so its own pages,
+// which the kernel counts in the child's peak, stay far below a command's.
+const (
+	peakRSSEnv     = "BENCHREAL_PEAK_RSS_OF"
+	peakRSSFileEnv = "BENCHREAL_PEAK_RSS_FILE"
+)
+
+func peakRSSHelper(argvJSON string) int {
+	var argv []string
+	if err := json.Unmarshal([]byte(argvJSON), &argv); err != nil || len(argv) == 0 {
+		fmt.Fprintln(os.Stderr, "benchreal: peak RSS helper: bad arguments", argvJSON)
+		return 125
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	cmd.Env = slices.DeleteFunc(os.Environ(), func(kv string) bool {
+		return strings.HasPrefix(kv, peakRSSEnv+"=") || strings.HasPrefix(kv, peakRSSFileEnv+"=")
+	})
+	err := cmd.Run()
+	if cmd.ProcessState == nil {
+		fmt.Fprintln(os.Stderr, "benchreal: peak RSS helper:", err)
+		return 125
+	}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		os.WriteFile(os.Getenv(peakRSSFileEnv), []byte(strconv.FormatInt(ru.Maxrss, 10)+"\n"), 0o600)
+	}
+	return cmd.ProcessState.ExitCode()
+}
+
 func runProc(dir string, name string, args ...string) (proc, error) {
+	return runProcEnv(dir, nil, name, args...)
+}
+
+// runProcEnv is runProc with extra environment variables.
+func runProcEnv(dir string, env []string, name string, args ...string) (proc, error) {
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
+	if env != nil {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	var stderr bytes.Buffer
@@ -241,10 +306,12 @@ func benchSet(cp *corpus, files []string, chron, casper, rg string) error {
 	fmt.Fprintf(os.Stderr, "benchreal: %s: %d documents, %.1f MB: ingest\n", cp.name, len(files), mb)
 
 	db := filepath.Join(dir, "archive.db")
-	ing, err := runRSS(dir, chron, "--db", db, "ingest", "src")
+	memstats := filepath.Join(dir, "ingest.memstats")
+	ing, err := runRSSEnv(dir, []string{"CHRONICLE_MEMSTATS=" + memstats}, chron, "--db", db, "ingest", "src")
 	if err != nil {
 		return err
 	}
+	ingMem, _ := readMemstats(memstats)
 	rejected := 0
 	for _, l := range strings.Split(string(ing.out), "\n") {
 		if l != "" && !strings.HasPrefix(l, "new") && !strings.HasPrefix(l, "reused") {
@@ -386,6 +453,11 @@ func benchSet(cp *corpus, files []string, chron, casper, rg string) error {
 	fmt.Printf("archive / sources: %.3f (%.1f MB archive)\n", float64(archBytes)/float64(srcBytes), float64(archBytes)/1e6)
 	fmt.Printf("peak RSS: chronicle ingest %.1f MiB, casper-chronicle ingest %.1f MiB (largest file), chronicle find %.1f MiB (largest query)\n",
 		kib(ing.maxRSS), kib(casperRSS), kib(findRSS))
+	largest := fileSize(bySize[0])
+	fmt.Printf("batch ingest memory: Go heap peak %.1f MiB, Go runtime peak %.1f MiB, peak RSS %.1f MiB (the archive file, %.1f MiB, is mapped and counts in RSS); largest document %.1f MiB\n",
+		mib(ingMem.heap), mib(ingMem.goHeld), mib(ingMem.rss), mib(uint64(archBytes)), mib(uint64(largest)))
+	ingestMemory = append(ingestMemory, ingestMem{corpus: tag, docs: len(files), mb: mb, largest: largest,
+		archive: archBytes, stats: ingMem, rssKiB: ing.maxRSS, wall: ing.wall})
 	os.RemoveAll(plain)
 	return nil
 }
@@ -440,6 +512,7 @@ func median(d []time.Duration) time.Duration {
 
 func ms(d time.Duration) float64 { return float64(d) / 1e6 }
 func kib(k int64) float64        { return float64(k) / 1024 }
+func mib(b uint64) float64       { return float64(b) / (1 << 20) }
 
 func shorten(s string, n int) string {
 	r := []rune(s)

@@ -1,11 +1,12 @@
 package main
 
 import (
-	"chronicle/db/fileio"
 	"crypto/sha256"
 	"fmt"
+	"io"
 
 	"chronicle/db"
+	"chronicle/db/fileio"
 	"chronicle/engine"
 	"chronicle/engine/receipt"
 )
@@ -13,7 +14,9 @@ import (
 // maxIngestPath keeps FILE + ".chronicle" within 2047 bytes (SPEC 1).
 const maxIngestPath = 2037
 
-// ingest follows SPEC 1.2 step by step.
+// ingest follows SPEC 1.2 step by step. It holds one copy of the source at
+// most: a new store is streamed to its file and hashed on the way, and a
+// reused store's source file is hashed as it is read.
 func (c *cli) ingest(file string) int {
 	if file == "" || len(file) > maxIngestPath || !engine.ValidTextString(file) {
 		return c.fail(exitUsage, "ingest: FILE must be 1..%d bytes of UTF-8 text", maxIngestPath)
@@ -21,7 +24,7 @@ func (c *cli) ingest(file string) int {
 	storePath := file + ".chronicle"
 	receiptPath := storePath + ".receipt"
 
-	storeBytes, store, err := c.reusableStore(file, storePath)
+	store, storeSum, err := c.reusableStore(file, storePath)
 	if err != nil {
 		return c.fail(exitFailure, "ingest %s: %v", file, err)
 	}
@@ -38,12 +41,16 @@ func (c *cli) ingest(file string) int {
 		if err != nil {
 			return c.fail(exitFailure, "ingest %s: %v", file, err)
 		}
-		storeBytes = store.Encode()
-		if err := fileio.CreateShared(storePath, storeBytes); err != nil {
+		h := sha256.New()
+		if err := fileio.CreateSharedFrom(storePath, func(w io.Writer) error {
+			_, err := store.WriteTo(io.MultiWriter(w, h))
+			return err
+		}); err != nil {
 			return c.fail(exitFailure, "ingest %s: cannot create store: %v", file, err)
 		}
+		h.Sum(storeSum[:0])
 	}
-	rec, err := receipt.New(receipt.KindIngest, storePath, "", storeBytes, store.Version, store.Document, nil)
+	rec, err := receipt.NewForDigest(receipt.KindIngest, storePath, "", storeSum, store.Version, store.Document, nil)
 	if err != nil {
 		return c.fail(exitFailure, "ingest %s: %v", file, err)
 	}
@@ -56,23 +63,46 @@ func (c *cli) ingest(file string) int {
 
 // reusableStore implements SPEC 1.2 step 2: when storePath holds a fully
 // valid store, the source must still hash to its document digest and the
-// store is reused untouched. It returns (nil, nil, nil) when there is no
-// valid store to reuse.
-func (c *cli) reusableStore(file, storePath string) ([]byte, *engine.Store, error) {
+// store is reused untouched. It returns the store and the SHA-256 of its
+// bytes, or a nil store when there is no valid store to reuse.
+func (c *cli) reusableStore(file, storePath string) (*engine.Store, [32]byte, error) {
+	var sum [32]byte
 	data, err := fileio.ReadLimited(storePath, fileio.MaxStoreFile)
 	if err != nil {
-		return nil, nil, nil
+		return nil, sum, nil
 	}
 	store, err := engine.Load(data)
 	if err != nil {
-		return nil, nil, nil
+		return nil, sum, nil
 	}
-	src, err := fileio.ReadLimited(file, fileio.MaxStoreFile)
+	src, err := fileSHA256(file, fileio.MaxStoreFile)
 	if err != nil {
-		return nil, nil, err
+		return nil, sum, err
 	}
-	if sha256.Sum256(src) != store.Document {
-		return nil, nil, fmt.Errorf("%s holds a store of different bytes; nothing was written", storePath)
+	if src != store.Document {
+		return nil, sum, fmt.Errorf("%s holds a store of different bytes; nothing was written", storePath)
 	}
-	return data, store, nil
+	return store, sha256.Sum256(data), nil
+}
+
+// fileSHA256 hashes a regular file of at most limit bytes while reading
+// it, so that the source a reused store is compared with is never held
+// beside the store.
+func fileSHA256(path string, limit int64) ([32]byte, error) {
+	var sum [32]byte
+	f, err := fileio.OpenRegular(path)
+	if err != nil {
+		return sum, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, io.LimitReader(f, limit+1))
+	if err != nil {
+		return sum, fmt.Errorf("read %s: %w", path, err)
+	}
+	if n > limit {
+		return sum, fmt.Errorf("%s: %w (more than %d bytes)", path, fileio.ErrTooLarge, limit)
+	}
+	h.Sum(sum[:0])
+	return sum, nil
 }

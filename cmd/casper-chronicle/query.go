@@ -64,6 +64,8 @@ func (c *cli) answer(cmd string, kind receipt.Kind, storePath, question string) 
 	if err := fileio.WriteOnceShared(receiptPath, rec.Encode()); err != nil {
 		return c.fail(exitFailure, "%s: %v", cmd, err)
 	}
-	fmt.Fprintf(c.stdout, "%s\nreceipt=%s\n", result, receiptPath)
+	// Written as is: fmt would copy a find result of megabytes once more.
+	c.stdout.Write(result)
+	fmt.Fprintf(c.stdout, "\nreceipt=%s\n", receiptPath)
 	return exitOK
 }

@@ -69,7 +69,7 @@ func (r result) String() string {
 func baseEnv() []string {
 	var env []string
 	for _, kv := range os.Environ() {
-		if strings.HasPrefix(kv, "CHRONICLE_DB=") || strings.HasPrefix(kv, "SOURCE_DATE_EPOCH=") {
+		if strings.HasPrefix(kv, "CHRONICLE_DB=") || strings.HasPrefix(kv, "SOURCE_DATE_EPOCH=") || strings.HasPrefix(kv, memstatsEnv+"=") {
 			continue
 		}
 		env = append(env, kv)

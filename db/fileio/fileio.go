@@ -1,11 +1,13 @@
 package fileio
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"slices"
 
 	"chronicle/engine"
 	"chronicle/engine/receipt"
@@ -28,7 +30,17 @@ func ReadLimited(path string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	// One allocation of the file's size (plus the byte that sees EOF, or
+	// growth past the limit): io.ReadAll's growing chunks and its final
+	// copy would hold twice a 5 MB document at once.
+	hint := int64(512)
+	if st, err := f.Stat(); err == nil && st.Size() > 0 {
+		if st.Size() > limit {
+			return nil, fmt.Errorf("%s: %w (more than %d bytes)", path, ErrTooLarge, limit)
+		}
+		hint = st.Size() + 1
+	}
+	data, err := readAll(io.LimitReader(f, limit+1), hint)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
@@ -36,6 +48,26 @@ func ReadLimited(path string, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %w (more than %d bytes)", path, ErrTooLarge, limit)
 	}
 	return data, nil
+}
+
+// readAll reads r to EOF into a buffer of capacity hint, grown only if r
+// holds more (a file that grew since its stat, or a size the stat did not
+// know, as in /proc).
+func readAll(r io.Reader, hint int64) ([]byte, error) {
+	data := make([]byte, 0, hint)
+	for {
+		if len(data) == cap(data) {
+			data = slices.Grow(data, max(512, cap(data)/2))
+		}
+		n, err := r.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return data, err
+		}
+	}
 }
 
 // File modes. Private by default: a file Chronicle writes for its user
@@ -62,7 +94,27 @@ func CreateShared(path string, data []byte) error {
 	return createExclusive(path, data, SharedPerm)
 }
 
+// CreateSharedFrom is CreateShared for content written by write, through
+// a buffer: a store is streamed to its file instead of being encoded into
+// one more copy of its source first.
+func CreateSharedFrom(path string, write func(io.Writer) error) error {
+	return createExclusiveFrom(path, SharedPerm, func(f *os.File) error {
+		w := bufio.NewWriterSize(f, 64<<10)
+		if err := write(w); err != nil {
+			return err
+		}
+		return w.Flush()
+	})
+}
+
 func createExclusive(path string, data []byte, perm os.FileMode) error {
+	return createExclusiveFrom(path, perm, func(f *os.File) error {
+		_, err := f.Write(data)
+		return err
+	})
+}
+
+func createExclusiveFrom(path string, perm os.FileMode, write func(*os.File) error) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
 		return err
@@ -71,7 +123,7 @@ func createExclusive(path string, data []byte, perm os.FileMode) error {
 		err = f.Chmod(perm) // exactly 0600, whatever the umask took away
 	}
 	if err == nil {
-		_, err = f.Write(data)
+		err = write(f)
 	}
 	if err == nil {
 		err = f.Sync()

@@ -2,6 +2,8 @@ package fileio_test
 
 import (
 	"bytes"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -61,6 +63,13 @@ func TestReadLimited(t *testing.T) {
 	require.ErrorIs(t, err, os.ErrNotExist)
 	_, err = fileio.ReadLimited(dir, 10)
 	require.Error(t, err, "a directory is not a file")
+
+	// A file whose stat does not know its size (/proc) is read whole all
+	// the same.
+	got, err := fileio.ReadLimited("/proc/self/maps", 1<<20)
+	require.NoError(t, err)
+	require.Greater(t, len(got), 512, "more than the first buffer")
+	require.True(t, bytes.HasSuffix(got, []byte("\n")) && bytes.Contains(got, []byte("[stack]")), "all of it")
 }
 
 func TestCreateExclusive(t *testing.T) {
@@ -93,6 +102,40 @@ func TestCreateExclusive(t *testing.T) {
 	require.Error(t, fileio.CreateExclusive(missing, []byte("x")))
 	_, err = os.Stat(missing)
 	require.ErrorIs(t, err, os.ErrNotExist)
+}
+
+// CreateSharedFrom streams what write writes, through its buffer, with
+// CreateExclusive's rules: never over an existing file, and a failed write
+// leaves no file.
+func TestCreateSharedFrom(t *testing.T) {
+	dir := t.TempDir()
+	big := bytes.Repeat([]byte("0123456789abcdef"), 20000) // 320,000 bytes: several buffers
+	writeParts := func(parts ...[]byte) func(io.Writer) error {
+		return func(w io.Writer) error {
+			for _, p := range parts {
+				if _, err := w.Write(p); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}
+	path := filepath.Join(dir, "store")
+	require.NoError(t, fileio.CreateSharedFrom(path, writeParts([]byte("head"), big, []byte("tail"))))
+	require.Equal(t, append(append([]byte("head"), big...), "tail"...), read(t, path))
+	require.ErrorIs(t, fileio.CreateSharedFrom(path, writeParts([]byte("other"))), os.ErrExist)
+	require.Equal(t, "head", string(read(t, path)[:4]))
+
+	failed := filepath.Join(dir, "failed")
+	errBroken := errors.New("broken")
+	err := fileio.CreateSharedFrom(failed, func(w io.Writer) error {
+		w.Write(big)
+		return errBroken
+	})
+	require.ErrorIs(t, err, errBroken)
+	require.Contains(t, err.Error(), failed)
+	_, err = os.Stat(failed)
+	require.ErrorIs(t, err, os.ErrNotExist, "a failed write leaves no file")
 }
 
 func TestWriteOnce(t *testing.T) {

@@ -3,6 +3,7 @@ package fileio_test
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net"
 	"os"
@@ -88,6 +89,9 @@ func TestModes(t *testing.T) {
 			"writeonce":      {fileio.WriteOnce, 0o600},
 			"shared":         {fileio.CreateShared, 0o644 &^ fs.FileMode(umask)},
 			"writeonceshare": {fileio.WriteOnceShared, 0o644 &^ fs.FileMode(umask)},
+			"sharedfrom": {func(p string, b []byte) error {
+				return fileio.CreateSharedFrom(p, func(w io.Writer) error { _, err := w.Write(b); return err })
+			}, 0o644 &^ fs.FileMode(umask)},
 		} {
 			path := filepath.Join(dir, fmt.Sprintf("%s-%03o", name, umask))
 			require.NoError(t, tc.write(path, []byte("x")))

@@ -56,6 +56,13 @@ var ErrQuestionTooLong = errors.New("question longer than 2047 bytes cannot be r
 // the result is the store itself. Version follows SPEC 4: QUERY is always
 // 2, INGEST and FIND carry the store's version.
 func New(kind Kind, storePath string, question string, store []byte, storeVersion int, doc [32]byte, result []byte) (*Receipt, error) {
+	return NewForDigest(kind, storePath, question, sha256.Sum256(store), storeVersion, doc, result)
+}
+
+// NewForDigest is New given the SHA-256 of the store bytes instead of the
+// bytes, for a store that was streamed to its file and never held whole
+// (engine.Store.WriteTo and SHA256).
+func NewForDigest(kind Kind, storePath string, question string, storeSum [32]byte, storeVersion int, doc [32]byte, result []byte) (*Receipt, error) {
 	if len(question) > MaxQuestionLen {
 		return nil, ErrQuestionTooLong
 	}
@@ -66,7 +73,6 @@ func New(kind Kind, storePath string, question string, store []byte, storeVersio
 	if kind == KindQuery {
 		version = 2
 	}
-	storeSum := sha256.Sum256(store)
 	resultSum := storeSum
 	if kind != KindIngest {
 		resultSum = sha256.Sum256(result)

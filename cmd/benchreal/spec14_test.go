@@ -1,0 +1,85 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestMain(m *testing.M) {
+	if argv := os.Getenv(peakRSSEnv); argv != "" { // runRSS's helper, started as this binary
+		os.Exit(peakRSSHelper(argv))
+	}
+	os.Exit(m.Run())
+}
+
+// The corpus is the SPEC 14 one, by its size and digest.
+func TestSpec14Corpus(t *testing.T) {
+	h := &countingWriter{h: sha256.New()}
+	require.NoError(t, writeSpec14Corpus(h))
+	require.Equal(t, int64(5_000_096), h.n)
+	require.Equal(t, spec14SHA256, hex.EncodeToString(h.h.Sum(nil)))
+}
+
+type countingWriter struct {
+	h interface {
+		Write([]byte) (int, error)
+		Sum([]byte) []byte
+	}
+	n int64
+}
+
+func (w *countingWriter) Write(p []byte) (int, error) {
+	w.n += int64(len(p))
+	return w.h.Write(p)
+}
+
+func TestReadMemstats(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "m")
+	require.NoError(t, os.WriteFile(path, []byte("heap_peak_bytes=1048576 go_peak_bytes=2097152 rss_peak_bytes=3145728 gc_cycles=4\n"), 0o600))
+	m, err := readMemstats(path)
+	require.NoError(t, err)
+	require.Equal(t, memstats{heap: 1 << 20, goHeld: 2 << 20, rss: 3 << 20, ok: true}, m)
+	require.NoError(t, os.WriteFile(path, []byte("heap_peak_bytes=x\n"), 0o600))
+	_, err = readMemstats(path)
+	require.Error(t, err)
+}
+
+// Without GNU time, runRSS measures through the helper: the command's
+// output, exit code and a peak RSS of its own.
+func TestRunRSSHelper(t *testing.T) {
+	saved := timeBin
+	timeBin = ""
+	defer func() { timeBin = saved }()
+	p, err := runRSS(t.TempDir(), "sh", "-c", "echo out; exit 3")
+	require.NoError(t, err)
+	require.Equal(t, 3, p.code)
+	require.Equal(t, "out\n", string(p.out))
+	require.Positive(t, p.maxRSS)
+	require.Less(t, p.maxRSS, int64(64<<10), "KiB: the shell's peak, not a grown parent's")
+}
+
+// snapshot copies archives and links the other files, so that a command
+// run in the copy changes neither.
+func TestSnapshot(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "run")
+	require.NoError(t, os.MkdirAll(filepath.Join(src, "sub"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(src, "a.db"), []byte("archive"), 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(src, "sub", "doc.txt"), []byte("doc"), 0o644))
+	dst := src + ".before"
+	require.NoError(t, snapshot(src, dst))
+	require.NoError(t, os.WriteFile(filepath.Join(dst, "a.db"), []byte("changed"), 0o600))
+	b, err := os.ReadFile(filepath.Join(src, "a.db"))
+	require.NoError(t, err)
+	require.Equal(t, "archive", string(b), "the archive is a copy")
+	s1, err := os.Stat(filepath.Join(src, "sub", "doc.txt"))
+	require.NoError(t, err)
+	s2, err := os.Stat(filepath.Join(dst, "sub", "doc.txt"))
+	require.NoError(t, err)
+	require.True(t, os.SameFile(s1, s2), "other files are links")
+	require.NoError(t, snapshot(src, dst), "over an earlier snapshot")
+}
