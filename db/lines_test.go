@@ -67,12 +67,12 @@ func TestLineIndexDamage(t *testing.T) {
 	require.Equal(t, missing.Label(), probs[0].Doc)
 	require.Contains(t, probs[0].Detail, "line index does not match")
 
-	// Damaged (one flipped byte anywhere): every find touching it fails
-	// with its name.
+	// Damaged header (a flipped byte under the header's checksum): every
+	// find touching the document fails with its name.
 	damaged := docs[9]
 	require.NotEmpty(t, srcs[9])
 	flip := editLineRecord(damaged.Seq, func(rec []byte) []byte {
-		rec[len(rec)/2] ^= 0x04
+		rec[10] ^= 0x04
 		return rec
 	})
 	c.edit(t, flip)
@@ -82,6 +82,32 @@ func TestLineIndexDamage(t *testing.T) {
 	require.ErrorContains(t, err, damaged.Label())
 	require.ErrorContains(t, err, "line index")
 	c.edit(t, flip) // flipped back, for the next step
+
+	// Damaged dictionary block: the record's last byte is in the posting
+	// of the document's last token (in byte order), in its last block.
+	// A find that reads that block fails with the document's name, and
+	// check reports it (finds that read other blocks only are tested in
+	// package index).
+	blockDamaged := docs[10]
+	last := lastToken(srcs[10])
+	require.NotEmpty(t, last)
+	c.edit(t, editLineRecord(blockDamaged.Seq, func(rec []byte) []byte {
+		rec[len(rec)-1] ^= 0x01
+		return rec
+	}))
+	_, err = c.a.Find(mustQuery(t, string(last)), 0)
+	require.ErrorIs(t, err, db.ErrCorrupt)
+	require.ErrorContains(t, err, blockDamaged.Label())
+	require.ErrorContains(t, err, "line index")
+	probs = c.problems(t)
+	require.Len(t, probs, 2, "%v", probs)
+	require.Equal(t, blockDamaged.Label(), probs[1].Doc)
+	require.Contains(t, probs[1].Detail, "line index does not match")
+	c.edit(t, editLineRecord(blockDamaged.Seq, func(rec []byte) []byte {
+		rec[len(rec)-1] ^= 0x01
+		return rec
+	}))
+	require.Equal(t, want, answers())
 
 	// Another document's record (a valid one): the listed lines are checked
 	// against the chunk digests and their own bytes.
@@ -113,6 +139,18 @@ func TestLineIndexDamage(t *testing.T) {
 	require.NoError(t, err)
 	require.Empty(t, c.problems(t))
 	require.Equal(t, want, answers())
+}
+
+// lastToken returns the greatest token of src in byte order (tokens are
+// runs of bytes outside find's separators).
+func lastToken(src []byte) []byte {
+	var last []byte
+	for _, tok := range bytes.FieldsFunc(src, func(r rune) bool { return r < 0x80 && find.IsSeparator(byte(r)) }) {
+		if bytes.Compare(tok, last) > 0 {
+			last = tok
+		}
+	}
+	return last
 }
 
 func mustQuery(t testing.TB, terms string) *find.Query {
