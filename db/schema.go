@@ -15,7 +15,7 @@ import (
 // SchemaVersion is the layout this package reads and writes. Older archives
 // are upgraded on open by the registered steps below, all in one write
 // transaction; newer ones are refused.
-const SchemaVersion = 10
+const SchemaVersion = 11
 
 // bucketOriginals keeps original V1/V2 receipt files imported beside their
 // stores (schema 2): document SHA-256 ‖ SHA-256 of the receipt bytes →
@@ -78,6 +78,8 @@ var Upgrades = []Upgrade{
 			}
 			return a.reindexOnce(tx)
 		}},
+	{From: 10, Summary: "rebuild each document's line index as blocks with gram filters (CLX2), so find decodes and checks only the dictionary blocks a term may be in",
+		Apply: func(a *Archive, tx *bolt.Tx) error { return a.reindexOnce(tx) }},
 }
 
 // rewriteRecords re-encodes every document record with its digest (schema
