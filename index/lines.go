@@ -139,12 +139,17 @@ func buildLines(src []byte, chunkSize, blockSize int) []byte {
 		prev = c
 	}
 
+	dictLen := 0
+	for _, id := range order {
+		dictLen += int(t.toks[id].end-t.toks[id].start) + 1
+	}
+	body := make([]byte, 0, dictLen/2+len(flat)+len(flat)/2)
 	var (
-		table, filters, body []byte
-		raw, groups, post    []byte
-		enc                  []byte
-		grams                gramSet
-		blocks               int
+		table, filters    []byte
+		raw, groups, post []byte
+		enc               []byte
+		grams             gramSet
+		blocks            int
 	)
 	at := uint32(0) // the next token's lines in flat
 	for k := 0; k < len(order); blocks++ {

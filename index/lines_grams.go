@@ -40,8 +40,14 @@ const unitBits = 21
 
 // nextUnit decodes the unit at the start of b (len(b) > 0).
 func nextUnit(b []byte) (unit uint32, size int) {
-	if c := b[0]; c < utf8.RuneSelf {
+	c := b[0]
+	if c < utf8.RuneSelf {
 		return uint32(c), 1
+	}
+	// Two-byte characters (Arabic, Latin accents) without the general
+	// decoder: C2..DF then a continuation byte is always valid.
+	if c >= 0xC2 && c <= 0xDF && len(b) > 1 && b[1]&0xC0 == 0x80 {
+		return uint32(c&0x1F)<<6 | uint32(b[1]&0x3F), 2
 	}
 	r, n := utf8.DecodeRune(b)
 	if r == utf8.RuneError && n == 1 {
@@ -74,7 +80,15 @@ func (s *gramSet) addToken(tok []byte) {
 	for i, n := 0, 0; i < len(tok); n++ {
 		u, size := nextUnit(tok[i:])
 		i += size
-		s.add(gramHash(unigramKey(u)))
+		// A block has a few dozen distinct characters among thousands:
+		// those below 2048 (ASCII, Latin, Arabic) are kept in a bitmap
+		// and hashed once.
+		if u >= 2048 {
+			s.add(gramHash(unigramKey(u)))
+		} else if w, bit := u/64, uint64(1)<<(u%64); s.low[w]&bit == 0 {
+			s.low[w] |= bit
+			s.add(gramHash(unigramKey(u)))
+		}
 		if n >= 2 {
 			s.add(gramHash(trigramKey(a, b, u)))
 		}
@@ -122,12 +136,14 @@ type gramSet struct {
 	slots   []uint64 // 0 is an empty slot; the hash 0 is hasZero
 	hasZero bool
 	n       int
+	low     [2048 / 64]uint64 // the unigrams below 2048 added
 }
 
 func (s *gramSet) reset() {
 	clear(s.slots)
 	s.hasZero = false
 	s.n = 0
+	s.low = [len(s.low)]uint64{}
 }
 
 func (s *gramSet) add(h uint64) {
