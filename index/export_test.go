@@ -35,9 +35,12 @@ func VerifyLines(l *Lines) error {
 		}
 		var cur postingCursor
 		for ord := range v.tokens {
-			body, err := v.posting(&cur, ord)
+			body, one, err := v.posting(&cur, ord)
 			if err != nil {
 				return err
+			}
+			if one > uint64(l.NumLines) {
+				return fmt.Errorf("%w: block %d: token %d on line %d", ErrLineIndex, b, ord, one)
 			}
 			for line := uint64(0); len(body) > 0; {
 				d, k := binary.Uvarint(body)
