@@ -278,7 +278,11 @@ func (a *Archive) scoreDoc(seq uint64, q *find.Query, sc *lineScorer) (sd scored
 			return a.lineIndexError(tx, seq, err)
 		}
 		if sd.total > 0 {
-			sd.loc = l.Locator()
+			// The locator is checked only for the documents that list
+			// lines: the others never read it.
+			if sd.loc, err = l.Locator(); err != nil {
+				return a.lineIndexError(tx, seq, err)
+			}
 		}
 		return nil
 	})

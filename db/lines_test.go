@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -67,12 +68,12 @@ func TestLineIndexDamage(t *testing.T) {
 	require.Equal(t, missing.Label(), probs[0].Doc)
 	require.Contains(t, probs[0].Detail, "line index does not match")
 
-	// Damaged (one flipped byte anywhere): every find touching it fails
-	// with its name.
+	// Damaged header (a flipped byte under the header's checksum): every
+	// find touching the document fails with its name.
 	damaged := docs[9]
 	require.NotEmpty(t, srcs[9])
 	flip := editLineRecord(damaged.Seq, func(rec []byte) []byte {
-		rec[len(rec)/2] ^= 0x04
+		rec[10] ^= 0x04
 		return rec
 	})
 	c.edit(t, flip)
@@ -82,6 +83,32 @@ func TestLineIndexDamage(t *testing.T) {
 	require.ErrorContains(t, err, damaged.Label())
 	require.ErrorContains(t, err, "line index")
 	c.edit(t, flip) // flipped back, for the next step
+
+	// Damaged dictionary block: the record's last byte is in the posting
+	// of the document's last token (in byte order), in its last block.
+	// A find that reads that block fails with the document's name, and
+	// check reports it (finds that read other blocks only are tested in
+	// package index).
+	blockDamaged := docs[10]
+	last := lastToken(srcs[10])
+	require.NotEmpty(t, last)
+	c.edit(t, editLineRecord(blockDamaged.Seq, func(rec []byte) []byte {
+		rec[len(rec)-1] ^= 0x01
+		return rec
+	}))
+	_, err = c.a.Find(mustQuery(t, string(last)), 0)
+	require.ErrorIs(t, err, db.ErrCorrupt)
+	require.ErrorContains(t, err, blockDamaged.Label())
+	require.ErrorContains(t, err, "line index")
+	probs = c.problems(t)
+	require.Len(t, probs, 2, "%v", probs)
+	require.Equal(t, blockDamaged.Label(), probs[1].Doc)
+	require.Contains(t, probs[1].Detail, "line index does not match")
+	c.edit(t, editLineRecord(blockDamaged.Seq, func(rec []byte) []byte {
+		rec[len(rec)-1] ^= 0x01
+		return rec
+	}))
+	require.Equal(t, want, answers())
 
 	// Another document's record (a valid one): the listed lines are checked
 	// against the chunk digests and their own bytes.
@@ -115,10 +142,107 @@ func TestLineIndexDamage(t *testing.T) {
 	require.Equal(t, want, answers())
 }
 
+// lastToken returns the greatest token of src in byte order (tokens are
+// runs of bytes outside find's separators).
+func lastToken(src []byte) []byte {
+	var last []byte
+	for _, tok := range bytes.FieldsFunc(src, func(r rune) bool { return r < 0x80 && find.IsSeparator(byte(r)) }) {
+		if bytes.Compare(tok, last) > 0 {
+			last = tok
+		}
+	}
+	return last
+}
+
 func mustQuery(t testing.TB, terms string) *find.Query {
 	q, err := find.NewQuery(terms)
 	require.NoError(t, err)
 	return q
+}
+
+// TestLineIndexV1Records: line index records of version 1 (CLX1, written
+// before schema 11; index/testdata/lines-v1 holds those of the sample
+// documents) still answer find exactly; check reports them as not what
+// the source gives now, and the schema 11 upgrade rebuilds them as
+// version 2.
+func TestLineIndexV1Records(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "a.db")
+	a, err := db.Open(path, db.Options{})
+	require.NoError(t, err)
+	samples, err := filepath.Glob("../testdata/samples/*.txt")
+	require.NoError(t, err)
+	require.Len(t, samples, 2)
+	for i, p := range samples {
+		src, err := os.ReadFile(p)
+		require.NoError(t, err)
+		_, err = a.Ingest(src, uint64(i+1), filepath.Base(p))
+		require.NoError(t, err)
+	}
+	queries := []string{"أحمد", "Alice Bob", "ال", "ريال سعودي", "e", "nobody", "ي أ", "Saud"}
+	answers := func(a *db.Archive) (out []string) {
+		for _, terms := range queries {
+			hits, err := a.Find(mustQuery(t, terms), 0)
+			require.NoError(t, err)
+			out = append(out, findLines(t, hits))
+		}
+		return out
+	}
+	want := answers(a)
+	require.NoError(t, a.Close())
+
+	// Write the version 1 records, as a schema 10 archive holds them.
+	setV1 := func(tx *bolt.Tx) error {
+		for i, p := range samples {
+			rec, err := os.ReadFile(filepath.Join("../index/testdata/lines-v1", filepath.Base(p)+".clx1"))
+			if err != nil {
+				return err
+			}
+			if err := tx.Bucket([]byte("lines")).Put(binary.BigEndian.AppendUint64(nil, uint64(i+1)), rec); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	b, err := bolt.Open(path, 0o600, nil)
+	require.NoError(t, err)
+	require.NoError(t, b.Update(setV1))
+	require.NoError(t, b.Close())
+	a, err = db.Open(path, db.Options{})
+	require.NoError(t, err)
+	require.Equal(t, want, answers(a))
+	probs := problemsOf(t, a)
+	require.Len(t, probs, 2, "%v", probs)
+	for _, p := range probs {
+		require.Contains(t, p.Detail, "line index does not match")
+	}
+	require.NoError(t, a.Close())
+
+	// The upgrade from schema 10.
+	b, err = bolt.Open(path, 0o600, nil)
+	require.NoError(t, err)
+	require.NoError(t, b.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket([]byte("meta")).Put([]byte("schema_version"), []byte("10"))
+	}))
+	require.NoError(t, b.Close())
+	a, err = db.Open(path, db.Options{})
+	require.NoError(t, err)
+	require.Equal(t, 10, a.UpgradedFrom)
+	v, err := a.Schema()
+	require.NoError(t, err)
+	require.Equal(t, db.SchemaVersion, v)
+	require.Empty(t, problemsOf(t, a))
+	require.Equal(t, want, answers(a))
+	require.NoError(t, a.Close())
+	b, err = bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
+	require.NoError(t, err)
+	defer b.Close()
+	require.NoError(t, b.View(func(tx *bolt.Tx) error {
+		return tx.Bucket([]byte("lines")).ForEach(func(k, rec []byte) error {
+			require.Equal(t, "CLX2", string(rec[:4]), "document %x", k)
+			return nil
+		})
+	}))
 }
 
 // editDocRecord rewrites document d's record (JSON) with fn.

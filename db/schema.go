@@ -78,7 +78,7 @@ var Upgrades = []Upgrade{
 			}
 			return a.reindexOnce(tx)
 		}},
-	{From: 10, Summary: "rebuild the term index with each group's indexed documents marked (so a batch ingest writes postings once per batch) and with the code-point trigrams of non-ASCII text (so rare Arabic words rule documents out)",
+	{From: 10, Summary: "rebuild the term index with each group's indexed documents marked (so a batch ingest writes postings once per batch) and with the code-point trigrams of non-ASCII text (so rare Arabic words rule documents out), and each document's line index as blocks with gram filters (CLX2, so find decodes and checks only the dictionary blocks a term may be in)",
 		Apply: func(a *Archive, tx *bolt.Tx) error { return a.reindexOnce(tx) }},
 }
 

@@ -39,9 +39,12 @@
 // lists (LineScorer), exact for every term length. The record also keeps
 // the SHA-256 of every source chunk and the start offset of every 32nd
 // line, so the few lines a result lists are read from their chunks alone
-// and checked. Records are one value per document (BuildLines, ParseLines),
-// checksummed (CRC-32C) against accidental damage; check rebuilds them
-// from the source and compares bytes.
+// and checked. Records are one value per document (BuildLines, ParseLines).
+// The dictionary is cut into blocks, each with a Bloom filter of its
+// tokens' code-point grams, so that a term decodes only the blocks that
+// may hold it; the header, the locator and every block carry their own
+// CRC-32C against accidental damage, checked when they are read; check
+// rebuilds the records from the source and compares bytes.
 //
 // # Entity index
 //

@@ -3,8 +3,11 @@ package index_test
 import (
 	"bytes"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"chronicle/index"
 )
@@ -36,14 +39,32 @@ func benchProse() []byte {
 	return b.Bytes()
 }
 
-func BenchmarkBuildLines(b *testing.B) {
-	for _, c := range []struct {
-		name string
-		src  []byte
-	}{
+// benchDocs are the documents of the benchmarks: the made-up prose, the
+// SPEC 14 words, and the files CHRONICLE_LINES_BENCH_DOCS names
+// (space-separated paths, such as a document of the real Arabic corpus of
+// cmd/benchreal).
+func benchDocs(b *testing.B) []benchDoc {
+	docs := []benchDoc{
 		{"prose-1MB", benchProse()},
 		{"spec14-words-5MB", bytes.Repeat([]byte("word "), 1_000_000)},
-	} {
+	}
+	for _, p := range strings.Fields(os.Getenv("CHRONICLE_LINES_BENCH_DOCS")) {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		docs = append(docs, benchDoc{filepath.Base(p), src})
+	}
+	return docs
+}
+
+type benchDoc struct {
+	name string
+	src  []byte
+}
+
+func BenchmarkBuildLines(b *testing.B) {
+	for _, c := range benchDocs(b) {
 		b.Run(c.name, func(b *testing.B) {
 			b.SetBytes(int64(len(c.src)))
 			b.ReportAllocs()
@@ -51,5 +72,64 @@ func BenchmarkBuildLines(b *testing.B) {
 				index.BuildLines(c.src, 64<<10)
 			}
 		})
+	}
+}
+
+// BenchmarkScoreLines scores one document, parsing its record each time as
+// find does, in version 2 and version 1, for a rare word (a piece of a
+// word seen once), a common word, a letter and an absent word.
+func BenchmarkScoreLines(b *testing.B) {
+	for _, c := range benchDocs(b) {
+		if c.name == "spec14-words-5MB" {
+			continue // one token
+		}
+		words := bytes.Fields(c.src)
+		counts := map[string]int{}
+		for _, w := range words {
+			counts[string(w)]++
+		}
+		rare, common := "", string(words[0])
+		for _, w := range words {
+			if counts[string(w)] == 1 && utf8.RuneCount(w) >= 5 && validTerms(string(w)) {
+				rare = string(w)
+				break
+			}
+		}
+		for w, n := range counts {
+			if n > counts[common] && validTerms(w) {
+				common = w
+			}
+		}
+		r, _ := utf8.DecodeRuneInString(common)
+		for _, v := range []struct {
+			name string
+			rec  []byte
+		}{
+			{"v2", index.BuildLines(c.src, 64<<10)},
+			{"v1", index.BuildLinesV1(c.src, 64<<10)},
+		} {
+			for _, t := range []struct{ class, terms string }{
+				{"rare", rare}, {"common", common}, {"letter", string(r)}, {"absent", "zqxj"},
+			} {
+				if t.terms == "" {
+					continue
+				}
+				q := mustQuery(b, t.terms)
+				b.Run(c.name+"/"+v.name+"/"+t.class, func(b *testing.B) {
+					var s index.LineScorer
+					var dict []byte
+					for b.Loop() {
+						l, err := index.ParseLines(v.rec, dict)
+						if err != nil {
+							b.Fatal(err)
+						}
+						dict = l.Dict()
+						if _, _, err := s.Score(l, q, 8); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			}
+		}
 	}
 }

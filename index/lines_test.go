@@ -3,9 +3,9 @@ package index_test
 import (
 	"bytes"
 	"crypto/sha256"
-	"encoding/binary"
-	"hash/crc32"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -93,38 +93,113 @@ func scoreScan(t *testing.T, src []byte, terms string) (int, []index.LineScore) 
 	return res.TotalMatchingLines, top
 }
 
+// lineBuilds are the record versions the tests read: version 2 with
+// dictionary blocks of a random size (so that small documents have many
+// blocks, groups cut by blocks, tokens longer than a block), version 2 as
+// written, and version 1.
+var lineBuilds = []struct {
+	name  string
+	build func(r *rand.Rand, src []byte, chunk int) []byte
+}{
+	{"v2-small-blocks", func(r *rand.Rand, src []byte, chunk int) []byte {
+		return index.BuildLinesBlocks(src, chunk, 1+r.IntN(600))
+	}},
+	{"v2", func(_ *rand.Rand, src []byte, chunk int) []byte { return index.BuildLines(src, chunk) }},
+	{"v1", func(_ *rand.Rand, src []byte, chunk int) []byte { return index.BuildLinesV1(src, chunk) }},
+}
+
+// manyWords is a document of a few thousand distinct words, English and
+// Arabic, so that written records have several full blocks.
+func manyWords(r *rand.Rand) []byte {
+	syll := strings.Fields("ka ro mel tan si bu ter va lo nim pe dra gu ال ب ت ر س ي ة و ن م ك ع ظ")
+	var b bytes.Buffer
+	for range 4000 + r.IntN(4000) {
+		for range 1 + r.IntN(4) {
+			b.WriteString(syll[r.IntN(len(syll))])
+		}
+		if r.IntN(8) == 0 {
+			b.WriteByte('\n')
+		} else {
+			b.WriteByte(' ')
+		}
+	}
+	return b.Bytes()
+}
+
 func TestLineIndexEqualsScan(t *testing.T) {
 	r := rand.New(rand.NewPCG(6, 7))
 	var scorer index.LineScorer
 	for doc := range 300 {
 		src := randomSource(r)
+		if doc%30 == 0 {
+			src = append(manyWords(r), src...)
+		}
 		chunk := 1 + r.IntN(300)
-		rec := index.BuildLines(src, chunk)
-		l, err := index.ParseLines(rec, nil)
-		require.NoError(t, err, "doc %d", doc)
-		require.Equal(t, uint64(len(src)), l.SourceSize)
-		require.Equal(t, bytes.Count(src, []byte{'\n'})+boolInt(len(src) > 0 && src[len(src)-1] != '\n'), l.NumLines)
-		require.Equal(t, (len(src)+chunk-1)/chunk, l.Chunks())
-		for i := range l.Chunks() {
-			require.Equal(t, sha256.Sum256(src[i*chunk:min(len(src), (i+1)*chunk)]), l.ChunkDigest(i))
-		}
-		starts := lineStarts(src)
-		for n := 1; n <= l.NumLines; n++ {
-			line, off := l.Checkpoint(n)
-			require.LessOrEqual(t, line, n)
-			require.Greater(t, line+index.LineCheckpoint, n)
-			require.Equal(t, starts[line-1], off, "doc %d line %d", doc, n)
-		}
-		for range 20 {
-			terms := randomTerms(r)
-			q, err := find.NewQuery(terms)
+		for _, build := range lineBuilds {
+			rec := build.build(r, src, chunk)
+			l, err := index.ParseLines(rec, nil)
+			require.NoError(t, err, "doc %d %s", doc, build.name)
+			require.NoError(t, index.VerifyLines(l), "doc %d %s", doc, build.name)
+			require.Equal(t, uint64(len(src)), l.SourceSize)
+			require.Equal(t, bytes.Count(src, []byte{'\n'})+boolInt(len(src) > 0 && src[len(src)-1] != '\n'), l.NumLines)
+			loc, err := l.Locator()
 			require.NoError(t, err)
-			wantTotal, wantTop := scoreScan(t, src, terms)
-			total, top, err := scorer.Score(l, q, find.MaxMatches)
-			require.NoError(t, err)
-			require.Equal(t, wantTotal, total, "doc %d terms %q", doc, terms)
-			require.Equal(t, wantTop, top, "doc %d terms %q", doc, terms)
+			require.Equal(t, (len(src)+chunk-1)/chunk, loc.Chunks())
+			for i := range loc.Chunks() {
+				require.Equal(t, sha256.Sum256(src[i*chunk:min(len(src), (i+1)*chunk)]), loc.ChunkDigest(i))
+			}
+			starts := lineStarts(src)
+			for n := 1; n <= l.NumLines; n++ {
+				line, off := loc.Checkpoint(n)
+				require.LessOrEqual(t, line, n)
+				require.Greater(t, line+index.LineCheckpoint, n)
+				require.Equal(t, starts[line-1], off, "doc %d line %d", doc, n)
+			}
+			for range 20 {
+				terms := randomTerms(r)
+				if r.IntN(4) == 0 && len(src) > 0 {
+					terms = pieceOf(r, src)
+				}
+				q, err := find.NewQuery(terms)
+				require.NoError(t, err)
+				wantTotal, wantTop := scoreScan(t, src, terms)
+				total, top, err := scorer.Score(l, q, find.MaxMatches)
+				require.NoError(t, err)
+				require.Equal(t, wantTotal, total, "doc %d %s terms %q", doc, build.name, terms)
+				require.Equal(t, wantTop, top, "doc %d %s terms %q", doc, build.name, terms)
+			}
 		}
+	}
+}
+
+// pieceOf returns a terms string of 1 to 3 pieces of src (1 to 12 bytes
+// each, cut anywhere that leaves valid UTF-8), or a word of the source
+// when no cut is valid.
+func pieceOf(r *rand.Rand, src []byte) string {
+	var ts []string
+	for range 1 + r.IntN(3) {
+		for try := 0; try < 20; try++ {
+			i := r.IntN(len(src))
+			p := src[i:min(len(src), i+1+r.IntN(12))]
+			if utf8.Valid(p) && validTerms(string(p)) {
+				ts = append(ts, string(p))
+				break
+			}
+		}
+	}
+	if terms := strings.Join(ts, " "); validTerms(terms) {
+		return terms
+	}
+	return lineWords[r.IntN(len(lineWords))]
+}
+
+// TestBuildLinesDeterministic: a record is a function of its source (check
+// rebuilds records and compares bytes), whatever the token table's seed.
+func TestBuildLinesDeterministic(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 9))
+	for range 20 {
+		src := append(manyWords(r), randomSource(r)...)
+		require.Equal(t, index.BuildLines(src, 4096), index.BuildLines(src, 4096))
 	}
 }
 
@@ -149,81 +224,188 @@ func lineStarts(src []byte) []uint64 {
 }
 
 func TestLineIndexEmptySource(t *testing.T) {
-	l, err := index.ParseLines(index.BuildLines(nil, 64), nil)
-	require.NoError(t, err)
-	require.Zero(t, l.NumLines)
-	require.Zero(t, l.Chunks())
-	var s index.LineScorer
-	total, top, err := s.Score(l, mustQuery(t, "a"), 8)
-	require.NoError(t, err)
-	require.Zero(t, total)
-	require.Empty(t, top)
+	for _, src := range []string{"", " . \n\n", "\r\n"} { // no token
+		for _, build := range lineBuilds {
+			l, err := index.ParseLines(build.build(rand.New(rand.NewPCG(1, 1)), []byte(src), 64), nil)
+			require.NoError(t, err, build.name)
+			require.Equal(t, strings.Count(src, "\n"), l.NumLines)
+			require.Equal(t, boolInt(build.name == "v1"), index.LinesBlocks(l))
+			loc, err := l.Locator()
+			require.NoError(t, err)
+			require.Equal(t, boolInt(src != ""), loc.Chunks())
+			var s index.LineScorer
+			total, top, err := s.Score(l, mustQuery(t, "a"), 8)
+			require.NoError(t, err)
+			require.Zero(t, total)
+			require.Empty(t, top)
+		}
+	}
 }
 
+// damageSource is a small document whose dictionary, cut at 16 bytes, is
+// several blocks.
+var damageSource = []byte("Alice paid Bob.\nBob paid Alice\r\n\nفي السوق\nthe end of the ledger\nخالد وسعود في السوق\nzebra\n")
+
+// TestLineIndexRejectsDamage: every flipped byte of a record is caught by
+// ParseLines (magic, header and filters), by Locator or by reading a
+// block; every truncation and a trailing byte by ParseLines.
 func TestLineIndexRejectsDamage(t *testing.T) {
-	src := []byte("Alice paid Bob.\nBob paid Alice\r\n\nفي السوق\n")
-	rec := index.BuildLines(src, 16)
-	_, err := index.ParseLines(rec, nil)
-	require.NoError(t, err)
-	for i := range rec {
-		bad := bytes.Clone(rec)
-		bad[i] ^= 0x20
-		_, err := index.ParseLines(bad, nil)
-		require.ErrorIs(t, err, index.ErrLineIndex, "flip at byte %d", i)
+	for name, rec := range map[string][]byte{
+		"v2-blocks": index.BuildLinesBlocks(damageSource, 16, 16),
+		"v2":        index.BuildLines(damageSource, 16),
+		"v1":        index.BuildLinesV1(damageSource, 16),
+	} {
+		l, err := index.ParseLines(rec, nil)
+		require.NoError(t, err, name)
+		require.NoError(t, index.VerifyLines(l), name)
+		if name == "v2-blocks" {
+			require.Greater(t, index.LinesBlocks(l), 3)
+		}
+		for i := range rec {
+			for _, x := range []byte{0x01, 0x20, 0x80} {
+				bad := bytes.Clone(rec)
+				bad[i] ^= x
+				l, err := index.ParseLines(bad, nil)
+				if err == nil {
+					err = index.VerifyLines(l)
+				}
+				require.ErrorIs(t, err, index.ErrLineIndex, "%s: flip %#x at byte %d", name, x, i)
+			}
+		}
+		for n := range len(rec) {
+			_, err := index.ParseLines(rec[:n], nil)
+			require.ErrorIs(t, err, index.ErrLineIndex, "%s: truncated to %d bytes", name, n)
+		}
+		_, err = index.ParseLines(append(bytes.Clone(rec), 0), nil)
+		require.ErrorIs(t, err, index.ErrLineIndex, "%s: trailing byte", name)
 	}
-	for n := range len(rec) {
-		_, err := index.ParseLines(rec[:n], nil)
-		require.ErrorIs(t, err, index.ErrLineIndex, "truncated to %d bytes", n)
-	}
-	_, err = index.ParseLines(append(bytes.Clone(rec), 0), nil)
-	require.ErrorIs(t, err, index.ErrLineIndex, "trailing byte")
 }
 
-// withChecksum rewrites a record's CRC so that damage reaches the
-// structural checks behind it.
-func withChecksum(rec []byte) []byte {
-	if len(rec) >= 8 {
-		binary.LittleEndian.PutUint32(rec[4:8], crc32.Checksum(rec[8:], crc32.MakeTable(crc32.Castagnoli)))
+// TestLineIndexDamageWhereRead: damage in the header or the filters fails
+// every query; damage in a block fails the queries that read it and no
+// other (they answer as the scan does); damage in the locator fails only
+// Locator, which find reads for the documents it lists.
+func TestLineIndexDamageWhereRead(t *testing.T) {
+	rec := index.BuildLinesBlocks(damageSource, 16, 16)
+	l, err := index.ParseLines(rec, nil)
+	require.NoError(t, err)
+	loc, blocks := index.LinesBlockRanges(rec, l)
+	require.Greater(t, len(blocks), 3)
+	var s index.LineScorer
+	for i := range loc[0] {
+		bad := bytes.Clone(rec)
+		bad[i] ^= 0x10
+		_, err := index.ParseLines(bad, nil)
+		require.ErrorIs(t, err, index.ErrLineIndex, "header byte %d", i)
 	}
-	return rec
+	for i := loc[0]; i < loc[1]; i++ {
+		bad := bytes.Clone(rec)
+		bad[i] ^= 0x10
+		l, err := index.ParseLines(bad, nil)
+		require.NoError(t, err)
+		_, _, err = s.Score(l, mustQuery(t, "Alice"), 8)
+		require.NoError(t, err)
+		_, err = l.Locator()
+		require.ErrorIs(t, err, index.ErrLineIndex, "locator byte %d", i)
+	}
+	// "Alice" sorts first and "وسعود" last: they are in the first and the
+	// last block, and no filter of another block lets them through.
+	first, last := blocks[0], blocks[len(blocks)-1]
+	for _, c := range []struct {
+		at          [2]int
+		fails, safe string
+	}{{first, "Alice", "وسعود"}, {last, "وسعود", "Alice"}} {
+		for i := c.at[0]; i < c.at[1]; i++ {
+			bad := bytes.Clone(rec)
+			bad[i] ^= 0x10
+			l, err := index.ParseLines(bad, nil)
+			require.NoError(t, err)
+			_, _, err = s.Score(l, mustQuery(t, c.fails), 8)
+			require.ErrorIs(t, err, index.ErrLineIndex, "block byte %d, %q", i, c.fails)
+			total, top, err := s.Score(l, mustQuery(t, c.safe), 8)
+			require.NoError(t, err, "block byte %d, %q", i, c.safe)
+			wantTotal, wantTop := scoreScan(t, damageSource, c.safe)
+			require.Equal(t, wantTotal, total)
+			require.Equal(t, wantTop, top)
+		}
+	}
+}
+
+// TestLinesV1Golden: records written by version 1 (before commit a8a4765's
+// successor; testdata/lines-v1) are still read and answer as the scan
+// does, and the test builder of version 1 writes them byte for byte.
+func TestLinesV1Golden(t *testing.T) {
+	srcs, err := filepath.Glob("../testdata/samples/*.txt")
+	require.NoError(t, err)
+	require.NotEmpty(t, srcs)
+	var s index.LineScorer
+	for _, p := range srcs {
+		src, err := os.ReadFile(p)
+		require.NoError(t, err)
+		rec, err := os.ReadFile(filepath.Join("testdata", "lines-v1", filepath.Base(p)+".clx1"))
+		require.NoError(t, err)
+		require.Equal(t, rec, index.BuildLinesV1(src, 64<<10), p)
+		l, err := index.ParseLines(rec, nil)
+		require.NoError(t, err)
+		require.NoError(t, index.VerifyLines(l))
+		for _, terms := range []string{"أحمد", "Alice Bob", "ال", "ريال سعودي", "e", "nobody", "ي أ"} {
+			total, top, err := s.Score(l, mustQuery(t, terms), find.MaxMatches)
+			require.NoError(t, err)
+			wantTotal, wantTop := scoreScan(t, src, terms)
+			require.Equal(t, wantTotal, total, "%s %q", p, terms)
+			require.Equal(t, wantTop, top, "%s %q", p, terms)
+		}
+	}
 }
 
 func TestLineIndexStructuralChecks(t *testing.T) {
-	src := []byte("Alice paid Bob.\nBob paid Alice\r\n\nفي السوق\nthe end")
-	rec := index.BuildLines(src, 16)
 	terms := mustQuery(t, "Bob ي e")
-	var s index.LineScorer
-	rejected := 0
-	for i := 8; i < len(rec); i++ {
-		for _, x := range []byte{0x01, 0x80, 0xFF} {
-			bad := withChecksum(bytes.Clone(rec))
-			bad[i] ^= x
-			withChecksum(bad)
-			l, err := index.ParseLines(bad, nil)
-			if err != nil {
-				require.ErrorIs(t, err, index.ErrLineIndex)
-				rejected++
-				continue
-			}
-			// A record that parses is scored without panicking; bad
-			// posting bytes surface as errors.
-			if _, _, err := s.Score(l, terms, 8); err != nil {
-				require.ErrorIs(t, err, index.ErrLineIndex)
+	for name, rec := range map[string][]byte{
+		"v2-blocks": index.BuildLinesBlocks(damageSource, 16, 16),
+		"v1":        index.BuildLinesV1(damageSource, 16),
+	} {
+		var s index.LineScorer
+		rejected := 0
+		for i := 8; i < len(rec); i++ {
+			for _, x := range []byte{0x01, 0x80, 0xFF} {
+				bad := bytes.Clone(rec)
+				bad[i] ^= x
+				l, err := index.ParseLines(index.ResealLines(bad), nil)
+				if err != nil {
+					require.ErrorIs(t, err, index.ErrLineIndex)
+					rejected++
+					continue
+				}
+				// A record that parses is scored without panicking; bad
+				// block or posting bytes surface as errors.
+				if _, _, err := s.Score(l, terms, 8); err != nil {
+					require.ErrorIs(t, err, index.ErrLineIndex)
+				}
+				if _, err := l.Locator(); err != nil {
+					require.ErrorIs(t, err, index.ErrLineIndex)
+				}
 			}
 		}
+		require.Positive(t, rejected, name)
 	}
-	require.Positive(t, rejected)
 }
 
 func FuzzParseLines(f *testing.F) {
-	f.Add(index.BuildLines([]byte("Alice paid Bob.\nBob paid Alice\r\n\nفي السوق\n"), 16), "Bob ي")
+	f.Add(index.BuildLines(damageSource, 16), "Bob ي")
+	f.Add(index.BuildLinesBlocks(damageSource, 16, 16), "zebra السوق")
 	f.Add(index.BuildLines(nil, 64), "a")
+	f.Add(index.BuildLinesV1(damageSource, 16), "Bob ي")
 	f.Add([]byte("CLX1\x00\x00\x00\x00\x05\x10\x01"), "x")
+	f.Add([]byte("CLX2\x00\x00\x00\x00\x0a\x05\x10\x01\x01\x01\x04\x00"), "x")
 	f.Fuzz(func(t *testing.T, rec []byte, terms string) {
-		l, err := index.ParseLines(withChecksum(rec), nil)
+		l, err := index.ParseLines(index.ResealLines(rec), nil)
 		if err != nil {
 			require.ErrorIs(t, err, index.ErrLineIndex)
 			return
+		}
+		verr := index.VerifyLines(l)
+		if verr != nil {
+			require.ErrorIs(t, verr, index.ErrLineIndex)
 		}
 		q, err := find.NewQuery(terms)
 		if err != nil {
@@ -233,14 +415,20 @@ func FuzzParseLines(f *testing.F) {
 		total, top, err := s.Score(l, q, find.MaxMatches)
 		if err != nil {
 			require.ErrorIs(t, err, index.ErrLineIndex)
+			require.Error(t, verr, "a record that verifies scores every query")
 			return
 		}
 		require.LessOrEqual(t, total, l.NumLines)
 		require.LessOrEqual(t, len(top), find.MaxMatches)
+		loc, err := l.Locator()
+		if err != nil {
+			require.ErrorIs(t, err, index.ErrLineIndex)
+			return
+		}
 		for _, h := range top {
 			require.GreaterOrEqual(t, h.Line, 1)
 			require.LessOrEqual(t, h.Line, l.NumLines)
-			line, _ := l.Checkpoint(h.Line)
+			line, _ := loc.Checkpoint(h.Line)
 			require.LessOrEqual(t, line, h.Line)
 		}
 	})
