@@ -167,7 +167,9 @@ func (a *Archive) prepareDocument(src []byte, importedAt uint64) (*prepared, err
 	if err != nil {
 		return nil, err
 	}
-	p.setStore(a, store, store.Encode())
+	// The store's digest is hashed as it streams and its event table
+	// encoded alone: no second copy of the source.
+	p.setStoreDigest(a, store, store.SHA256(), store.EncodeEventTable())
 	return p, nil
 }
 
@@ -197,9 +199,13 @@ func (p *prepared) startSource(src []byte) (wait func()) {
 }
 
 func (p *prepared) setStore(a *Archive, store *engine.Store, storeBytes []byte) {
-	table := storeBytes[engine.HeaderSize+len(store.Source):]
+	p.setStoreDigest(a, store, sha256.Sum256(storeBytes), storeBytes[engine.HeaderSize+len(store.Source):])
+}
+
+// setStoreDigest is setStore given the store's digest and its event table.
+func (p *prepared) setStoreDigest(a *Archive, store *engine.Store, storeSHA256 Digest, table []byte) {
 	p.store = store
-	p.storeSHA256 = sha256.Sum256(storeBytes)
+	p.storeSHA256 = storeSHA256
 	p.eventsSHA256 = sha256.Sum256(table)
 	p.eventsFrame = a.enc.EncodeAll(table, nil)
 	p.frameSHA256 = sha256.Sum256(p.eventsFrame)
