@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc64"
 
 	"chronicle/engine"
 	bolt "go.etcd.io/bbolt"
@@ -78,7 +79,7 @@ func AddEntities(tx *bolt.Tx, seq uint64, events []engine.Event, src []byte) err
 			added[name]++
 		}
 		for _, k := range entityKeys(seq, i, &events[i]) {
-			if err := b.Put(k, nil); err != nil {
+			if err := b.Put(k, entityTag(k)); err != nil {
 				return err
 			}
 		}
@@ -251,6 +252,27 @@ func DecodeEntitySpan(seq uint64, event int, v []byte) (sp EntitySpan, ok bool) 
 	return sp, true
 }
 
+// entityTag is the value of entity key k: its CRC-64, so a key whose
+// bytes changed (another event, role or document under the same name keeps
+// the name's count right) reads as damage.
+func entityTag(k []byte) []byte {
+	return binary.LittleEndian.AppendUint64(make([]byte, 0, 8), crc64.Checksum(k, crcTable))
+}
+
+// entityKeyOK reports whether v is the tag of entity key k.
+func entityKeyOK(k, v []byte) bool {
+	return len(v) == 8 && binary.LittleEndian.Uint64(v) == crc64.Checksum(k, crcTable)
+}
+
+// errEntityKey is the error of an entity key that does not match its tag.
+func errEntityKey(k []byte) error {
+	name := k
+	if sep := bytes.IndexByte(k, 0); sep >= 0 {
+		name = k[:sep]
+	}
+	return fmt.Errorf("%w: an entity index entry of %q does not match its digest", ErrDamaged, name)
+}
+
 func entityKeys(seq uint64, i int, e *engine.Event) [][]byte {
 	return [][]byte{entityKey(e.Subject, seq, i, RoleSubject), entityKey(e.Object, seq, i, RoleObject)}
 }
@@ -267,10 +289,13 @@ func Entity(tx *bolt.Tx, name string) ([]EntityRef, error) {
 	prefix := append([]byte(name), 0)
 	var refs []EntityRef
 	c := b.Cursor()
-	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
 		rest := k[len(prefix):]
 		if len(rest) != 13 {
 			return nil, fmt.Errorf("index: malformed entity key %q", k)
+		}
+		if !entityKeyOK(k, v) {
+			return nil, errEntityKey(k)
 		}
 		refs = append(refs, EntityRef{
 			Seq:   binary.BigEndian.Uint64(rest),
@@ -357,10 +382,13 @@ func EntityNames(tx *bolt.Tx, prefix string) ([]NameCount, error) {
 	var keys []int // entity keys of each name listed
 	var lastEvent []byte
 	c := b.Cursor()
-	for k, _ := c.Seek([]byte(prefix)); k != nil && bytes.HasPrefix(k, []byte(prefix)); k, _ = c.Next() {
+	for k, v := c.Seek([]byte(prefix)); k != nil && bytes.HasPrefix(k, []byte(prefix)); k, v = c.Next() {
 		sep := bytes.IndexByte(k, 0)
 		if sep < 0 || len(k)-sep != 14 {
 			return nil, fmt.Errorf("index: malformed entity key %q", k)
+		}
+		if !entityKeyOK(k, v) {
+			return nil, errEntityKey(k)
 		}
 		name, event := k[:sep], k[:len(k)-1] // event identity: name, seq, index
 		if len(out) == 0 || out[len(out)-1].Name != string(name) {
@@ -415,7 +443,7 @@ func CheckEntities(tx *bolt.Tx, seq uint64, events []engine.Event, src []byte) (
 			missing++
 		}
 		for _, k := range entityKeys(seq, i, &events[i]) {
-			if b.Get(k) == nil {
+			if !entityKeyOK(k, b.Get(k)) {
 				missing++
 			}
 		}
@@ -431,9 +459,9 @@ func StrayEntities(tx *bolt.Tx, valid func(seq uint64, event int, role Role, nam
 		return 0, fmt.Errorf("index: %s bucket missing", bucketEntities)
 	}
 	stray := 0
-	err := b.ForEach(func(k, _ []byte) error {
+	err := b.ForEach(func(k, v []byte) error {
 		sep := bytes.IndexByte(k, 0)
-		if sep < 0 || len(k)-sep != 14 {
+		if sep < 0 || len(k)-sep != 14 || !entityKeyOK(k, v) {
 			stray++
 			return nil
 		}

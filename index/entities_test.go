@@ -254,3 +254,41 @@ func TestSpansValue(t *testing.T) {
 		return nil
 	}))
 }
+
+// TestEntityKeyChangedIsDamage: a key whose event bytes changed keeps its
+// name's count right, yet would list, find or check as another event; its
+// tag makes every reader fail instead.
+func TestEntityKeyChangedIsDamage(t *testing.T) {
+	db := openTestDB(t)
+	addEntityDocs(t, db)
+	// "Al" as object of event 0 of #3 becomes event 9: the same name, the
+	// same number of keys, one more distinct event.
+	from := entityKey("Al", 3, 0, RoleObject)
+	to := entityKey("Al", 3, 9, RoleObject)
+	require.NoError(t, db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketEntities)
+		v := bytes.Clone(b.Get(from))
+		if err := b.Delete(from); err != nil {
+			return err
+		}
+		return b.Put(to, v)
+	}))
+	require.NoError(t, db.View(func(tx *bolt.Tx) error {
+		_, err := EntityNames(tx, "")
+		require.ErrorIs(t, err, ErrDamaged)
+		require.ErrorContains(t, err, `entry of "Al" does not match its digest`)
+		_, err = Entity(tx, "Al")
+		require.ErrorIs(t, err, ErrDamaged)
+		// The other names still answer.
+		got, err := Entity(tx, "Ali")
+		require.NoError(t, err)
+		require.Len(t, got, 2)
+		missing, err := CheckEntities(tx, 3, entityDocs[3], nil)
+		require.NoError(t, err)
+		require.Equal(t, 1, missing)
+		stray, err := StrayEntities(tx, func(uint64, int, Role, string) bool { return true })
+		require.NoError(t, err)
+		require.Equal(t, 1, stray)
+		return nil
+	}))
+}

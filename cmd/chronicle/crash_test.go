@@ -64,6 +64,18 @@ func TestKillDuringBatchIngest(t *testing.T) {
 			require.NoError(t, err)
 			require.Equal(t, int64(len(data)), d.Size, "round %d: %s is whole", round, name)
 		}
+		// Every landed document is found by a word only it holds, whether
+		// or not its grams reached the term index before the kill.
+		if len(docs) > 0 {
+			last := docs[len(docs)-1]
+			n := strings.TrimSuffix(strings.TrimPrefix(want[last.SHA256], "batch/doc"), ".txt")
+			found := w.run("find", "--json", "T"+strings.TrimLeft(n, "0"))
+			if n == "00" {
+				found = w.run("find", "--json", "T0")
+			}
+			require.Equal(t, 0, found.code, "round %d: %s", round, found)
+			require.Contains(t, found.stdout, last.SHA256, "round %d: the last landed document is found", round)
+		}
 	}
 	t.Logf("%d of 8 kills landed inside the batch (batch time %s)", partial, full.elapsed)
 	require.Positive(t, partial, "no kill landed between two documents of the batch")
