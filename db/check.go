@@ -195,6 +195,11 @@ func (a *Archive) CheckWith(opts CheckOptions) ([]Problem, error) {
 func (a *Archive) pageProblems() []string {
 	var out []string
 	err := a.bolt.View(func(tx *bolt.Tx) error {
+		// The trees must be finite before a cursor descends them.
+		if problem := pageTree(a.path, tx); problem != "" {
+			out = append(out, problem)
+			return nil
+		}
 		return tx.ForEach(func(name []byte, b *bolt.Bucket) error {
 			lost := 0
 			c := b.Cursor()
