@@ -274,8 +274,13 @@ func (t *tokenTable) scan(src []byte) (checkpoints []uint64, lines uint32) {
 	t.seed = maphash.MakeSeed()
 	t.slots = make([]uint32, 1024)
 	t.mask = uint64(len(t.slots) - 1)
-	t.occID = make([]uint32, 0, len(src)/8)
-	t.occLine = make([]uint32, 0, len(src)/8)
+	// About one distinct (token, line) pair per 8 bytes of real text, but
+	// never more than 64 Ki ahead: a document of few distinct words (the
+	// SPEC 14 corpus) would otherwise hold megabytes it never writes, and
+	// the collector sizes the heap by them.
+	occ := min(len(src)/8, 1<<16)
+	t.occID = make([]uint32, 0, occ)
+	t.occLine = make([]uint32, 0, occ)
 	prevStart, prevEnd, prevID := 0, 0, uint32(0) // the last token seen
 	for start := 0; start < len(src); {
 		lines++
