@@ -1,7 +1,6 @@
 package db
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"path/filepath"
 	"testing"
@@ -12,31 +11,12 @@ import (
 )
 
 // spec14Corpus is the 5,000,096-byte benchmark corpus of SPEC 14.
-func spec14Corpus() []byte {
-	filler := bytes.Repeat([]byte("word "), 333320)
-	records := []string{
-		"@chronicle\tAhmed\tBORROWED_FROM\tKhalid\t100\tSAR\tT1\tASSERTED\tPOSITIVE\tCONFIRMED",
-		"@chronicle\tSaud\tINTERMEDIARY_FOR\tKhalid\t-\tSAR\tT2\tASSERTED\tPOSITIVE\tCONFIRMED",
-		"@chronicle\tAhmed\tPAID_TO\tSaud\t40\tSAR\tT3\tASSERTED\tPOSITIVE\tCONFIRMED",
-		"@chronicle\tAhmed\tTRANSFER_TO\tSaud\t60\tSAR\tT4\tUNCERTAIN\tPOSITIVE\tPENDING",
-	}
-	var b bytes.Buffer
-	for i, r := range records {
-		b.WriteString(r + "\n")
-		if i < 3 {
-			b.Write(filler)
-			b.WriteByte('\n')
-		}
-	}
-	return b.Bytes()
-}
-
 // BenchmarkSpec14 measures the ARCHITECTURE 7 targets on the SPEC 14 corpus:
 // ingest with indexing and the durable commit, the settlement query
 // (lookup, checked load, evaluation, receipt bytes), the receipt's durable
 // write on its own, and receipt verification with full store replay.
 func BenchmarkSpec14(b *testing.B) {
-	src := spec14Corpus()
+	src := engine.Spec14Corpus()
 	const question = "Ahmed Khalid"
 	b.Run("ingest", func(b *testing.B) {
 		b.SetBytes(int64(len(src)))

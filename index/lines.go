@@ -125,22 +125,28 @@ func BuildLines(src []byte, chunkSize int) []byte { return buildLines(src, chunk
 
 // buildLines is BuildLines cutting the dictionary at blockSize bytes
 // (tests use small blocks).
+// appendLocator appends the SHA-256 of every chunkSize chunk of src and
+// the line checkpoints, as deltas (the same in both record versions).
+func appendLocator(out, src []byte, chunkSize int, checkpoints []uint64) []byte {
+	for i := 0; i < len(src); i += chunkSize {
+		sum := sha256.Sum256(src[i:min(i+chunkSize, len(src))])
+		out = append(out, sum[:]...)
+	}
+	prev := uint64(0)
+	for _, c := range checkpoints {
+		out = binary.AppendUvarint(out, c-prev)
+		prev = c
+	}
+	return out
+}
+
 func buildLines(src []byte, chunkSize, blockSize int) []byte {
 	var t tokenTable
 	checkpoints, lines := t.scan(src)
 	order := t.sorted(src)
 	flat := t.linesBySortedToken(order)
 
-	loc := make([]byte, 0, 32*(len(src)/chunkSize+1)+3*len(checkpoints))
-	for i := 0; i < len(src); i += chunkSize {
-		sum := sha256.Sum256(src[i:min(i+chunkSize, len(src))])
-		loc = append(loc, sum[:]...)
-	}
-	prev := uint64(0)
-	for _, c := range checkpoints {
-		loc = binary.AppendUvarint(loc, c-prev)
-		prev = c
-	}
+	loc := appendLocator(make([]byte, 0, 32*(len(src)/chunkSize+1)+3*len(checkpoints)), src, chunkSize, checkpoints)
 
 	dictLen := 0
 	for _, id := range order {

@@ -1,7 +1,6 @@
 package index
 
 import (
-	"crypto/sha256"
 	"encoding/binary"
 	"hash/crc32"
 
@@ -22,25 +21,13 @@ func buildLinesV1(src []byte, chunkSize int) []byte {
 		tk := &t.toks[id]
 		dictLen += int(tk.end-tk.start) + 1
 	}
-	// Each token's lines, in dictionary order, by a counting sort of the
-	// occurrences (which arrive in line order).
-	next := make([]uint32, len(t.toks))
-	at := uint32(0)
-	for _, id := range order {
-		next[id] = at
-		at += t.toks[id].lines
-	}
-	flat := make([]uint32, len(t.occID))
-	for i, id := range t.occID {
-		flat[next[id]] = t.occLine[i]
-		next[id]++
-	}
+	flat := t.linesBySortedToken(order)
 
 	dict := make([]byte, 0, dictLen)
 	body := make([]byte, 0, len(flat)+len(flat)/2)
 	var groups []byte
 	prevGroup := 0
-	at = 0
+	at := uint32(0)
 	for k, id := range order {
 		tk := &t.toks[id]
 		dict = append(dict, src[tk.start:tk.end]...)
@@ -69,15 +56,7 @@ func buildLinesV1(src []byte, chunkSize int) []byte {
 	out = binary.AppendUvarint(out, uint64(len(src)))
 	out = binary.AppendUvarint(out, uint64(chunkSize))
 	out = binary.AppendUvarint(out, uint64(lines))
-	for i := 0; i < len(src); i += chunkSize {
-		sum := sha256.Sum256(src[i:min(i+chunkSize, len(src))])
-		out = append(out, sum[:]...)
-	}
-	prev := uint64(0)
-	for _, c := range checkpoints {
-		out = binary.AppendUvarint(out, c-prev)
-		prev = c
-	}
+	out = appendLocator(out, src, chunkSize, checkpoints)
 	out = binary.AppendUvarint(out, uint64(len(tokens)))
 	enc := s2.Encode(nil, dict)
 	out = binary.AppendUvarint(out, uint64(len(dict)))

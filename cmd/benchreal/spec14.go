@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -13,37 +11,13 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"chronicle/engine"
 )
 
-// The SPEC 14 corpus: four typed records, the first three each followed
-// by 333,320 copies of "word " and a LF (5,000,096 bytes).
-const (
-	spec14SHA256 = "2e3eb278eb4dbaecd57451a9691840315fad057434fcfb05b3e27bccbd2cd663"
-	spec14Words  = 333320
-	// rssTarget is issue 13's memory target for every command on it.
-	rssTarget = 16 << 10 // KiB
-)
-
-var spec14Records = [4]string{
-	"@chronicle\tAhmed\tBORROWED_FROM\tKhalid\t100\tSAR\tT1\tASSERTED\tPOSITIVE\tCONFIRMED",
-	"@chronicle\tSaud\tINTERMEDIARY_FOR\tKhalid\t-\tSAR\tT2\tASSERTED\tPOSITIVE\tCONFIRMED",
-	"@chronicle\tAhmed\tPAID_TO\tSaud\t40\tSAR\tT3\tASSERTED\tPOSITIVE\tCONFIRMED",
-	"@chronicle\tAhmed\tTRANSFER_TO\tSaud\t60\tSAR\tT4\tUNCERTAIN\tPOSITIVE\tPENDING",
-}
-
-// writeSpec14Corpus writes the corpus to w.
-func writeSpec14Corpus(w io.Writer) error {
-	bw := bufio.NewWriter(w)
-	filler := bytes.Repeat([]byte("word "), spec14Words)
-	for i, r := range spec14Records {
-		bw.WriteString(r + "\n")
-		if i < 3 {
-			bw.Write(filler)
-			bw.WriteByte('\n')
-		}
-	}
-	return bw.Flush()
-}
+// rssTarget is issue 13's memory target for every command on the SPEC 14
+// corpus (engine.WriteSpec14Corpus).
+const rssTarget = 16 << 10 // KiB
 
 // memstats is what chronicle writes under CHRONICLE_MEMSTATS.
 type memstats struct {
@@ -104,15 +78,15 @@ func runSpec14(chron, casper string) error {
 		return err
 	}
 	h := sha256.New()
-	err = writeSpec14Corpus(io.MultiWriter(f, h))
+	err = engine.WriteSpec14Corpus(io.MultiWriter(f, h))
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
 		return err
 	}
-	if got := hex.EncodeToString(h.Sum(nil)); got != spec14SHA256 {
-		return fmt.Errorf("SPEC 14 corpus hashes to %s, want %s", got, spec14SHA256)
+	if got := hex.EncodeToString(h.Sum(nil)); got != engine.Spec14SHA256 {
+		return fmt.Errorf("SPEC 14 corpus hashes to %s, want %s", got, engine.Spec14SHA256)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "claims.jsonl"), []byte(spec14Claims), 0o644); err != nil {
 		return err

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"chronicle/engine"
+
 	"github.com/stretchr/testify/require"
 )
 
@@ -20,9 +22,9 @@ func TestMain(m *testing.M) {
 // The corpus is the SPEC 14 one, by its size and digest.
 func TestSpec14Corpus(t *testing.T) {
 	h := &countingWriter{h: sha256.New()}
-	require.NoError(t, writeSpec14Corpus(h))
+	require.NoError(t, engine.WriteSpec14Corpus(h))
 	require.Equal(t, int64(5_000_096), h.n)
-	require.Equal(t, spec14SHA256, hex.EncodeToString(h.h.Sum(nil)))
+	require.Equal(t, engine.Spec14SHA256, hex.EncodeToString(h.h.Sum(nil)))
 }
 
 type countingWriter struct {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -13,49 +12,13 @@ import (
 	"time"
 
 	"chronicle/db/fileio"
+	"chronicle/engine"
 )
 
 const (
 	benchmarkFile     = "chronicle-benchmark.txt"
 	benchmarkQuestion = "Ahmed Khalid"
-	benchmarkWords    = 333320 // copies of "word " after each of the first three records
 )
-
-// benchmarkRecords are the four typed records of the SPEC 14 corpus.
-var benchmarkRecords = [4]string{
-	"@chronicle\tAhmed\tBORROWED_FROM\tKhalid\t100\tSAR\tT1\tASSERTED\tPOSITIVE\tCONFIRMED",
-	"@chronicle\tSaud\tINTERMEDIARY_FOR\tKhalid\t-\tSAR\tT2\tASSERTED\tPOSITIVE\tCONFIRMED",
-	"@chronicle\tAhmed\tPAID_TO\tSaud\t40\tSAR\tT3\tASSERTED\tPOSITIVE\tCONFIRMED",
-	"@chronicle\tAhmed\tTRANSFER_TO\tSaud\t60\tSAR\tT4\tUNCERTAIN\tPOSITIVE\tPENDING",
-}
-
-// writeBenchmarkCorpus writes the 5,000,096-byte, 1,000,000-word corpus of
-// SPEC 14 (SHA-256 2e3eb278…cd663) to w a few KiB at a time: the corpus is
-// never held whole, so the benchmark's peak is that of the commands it
-// times.
-func writeBenchmarkCorpus(w io.Writer) error {
-	// 13,107 copies of "word " (65,535 bytes) per write.
-	block := bytes.Repeat([]byte("word "), 13107)
-	for i, r := range benchmarkRecords {
-		if _, err := io.WriteString(w, r+"\n"); err != nil {
-			return err
-		}
-		if i == 3 {
-			break
-		}
-		for left := benchmarkWords; left > 0; {
-			n := min(left, 13107)
-			if _, err := w.Write(block[:5*n]); err != nil {
-				return err
-			}
-			left -= n
-		}
-		if _, err := io.WriteString(w, "\n"); err != nil {
-			return err
-		}
-	}
-	return nil
-}
 
 // benchmark times ingest, the settlement query and the receipt verification
 // on the SPEC 14 corpus and prints the original key=value lines. The arena
@@ -76,7 +39,7 @@ func (c *cli) runBenchmark() int {
 	defer s.cleanup()
 	corpus := &countingHash{Hash: sha256.New()}
 	if err := fileio.CreateSharedFrom(benchmarkFile, func(w io.Writer) error {
-		return writeBenchmarkCorpus(io.MultiWriter(w, corpus))
+		return engine.WriteSpec14Corpus(io.MultiWriter(w, corpus))
 	}); err != nil {
 		return c.fail(exitFailure, "--benchmark: %v", err)
 	}
@@ -117,9 +80,9 @@ func (c *cli) runBenchmark() int {
 	corpus.Sum(corpusSum[:0])
 	receiptSum := sha256.Sum256(receiptBytes)
 	w := c.stdout
-	fmt.Fprintf(w, "benchmark_words=%d\n", 3*benchmarkWords+len(benchmarkRecords)*10)
+	fmt.Fprintf(w, "benchmark_words=%d\n", 3*engine.Spec14FillerWords+len(engine.Spec14Records)*10)
 	fmt.Fprintf(w, "input_bytes=%d\n", corpus.n)
-	fmt.Fprintf(w, "extracted_events=%d\n", len(benchmarkRecords))
+	fmt.Fprintf(w, "extracted_events=%d\n", len(engine.Spec14Records))
 	fmt.Fprintf(w, "elapsed_seconds=%.9f\n", ingest.Seconds())
 	fmt.Fprintf(w, "throughput_bytes_per_second=%.3f\n", float64(corpus.n)/ingest.Seconds())
 	fmt.Fprintf(w, "query_seconds=%.9f\n", query.Seconds())

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"chronicle/db/fileio"
+	"chronicle/engine"
 )
 
 // rssBudget is issue 13's memory target: every command on the SPEC 14
@@ -77,7 +78,7 @@ func TestSpec14PeakRSS(t *testing.T) {
 		t.Skip("runs the binary on a 5 MB corpus")
 	}
 	dir := t.TempDir()
-	require.NoError(t, fileio.CreateSharedFrom(filepath.Join(dir, "doc.txt"), writeBenchmarkCorpus))
+	require.NoError(t, fileio.CreateSharedFrom(filepath.Join(dir, "doc.txt"), engine.WriteSpec14Corpus))
 	bench := filepath.Join(dir, "bench")
 	require.NoError(t, os.Mkdir(bench, 0o755))
 	store := "doc.txt.chronicle"
