@@ -386,7 +386,14 @@ func (a *Archive) ClaimCheck(namespace, runID string) (*ClaimCheck, error) {
 func (a *Archive) ClaimChecks() ([]*ClaimCheck, error) {
 	var out []*ClaimCheck
 	err := a.bolt.View(func(tx *bolt.Tx) error {
+		var prev []byte
 		return tx.Bucket(bucketClaims).ForEach(func(k, v []byte) error {
+			// A damaged branch page can walk one leaf twice: the keys
+			// would then go back, and a check be listed twice.
+			if prev != nil && bytes.Compare(prev, k) >= 0 {
+				return fmt.Errorf("archive %s: %w: the kept claim checks are out of order (damaged pages; run `chronicle check`)", a.path, ErrCorrupt)
+			}
+			prev = k
 			c, err := decodeCheck(k, v)
 			if err != nil {
 				return err

@@ -273,6 +273,17 @@ func errEntityKey(k []byte) error {
 	return fmt.Errorf("%w: an entity index entry of %q does not match its digest", ErrDamaged, name)
 }
 
+// ascending checks that a cursor walk went from key prev to key k upward.
+// A damaged branch page can send a walk through one leaf twice and past
+// another: a name could keep its count with one event listed twice and
+// another missing; the keys then go back.
+func ascending(prev, k []byte) error {
+	if prev != nil && bytes.Compare(prev, k) >= 0 {
+		return fmt.Errorf("%w: the entity index walks back from %q to %q (damaged pages)", ErrDamaged, prev, k)
+	}
+	return nil
+}
+
 func entityKeys(seq uint64, i int, e *engine.Event) [][]byte {
 	return [][]byte{entityKey(e.Subject, seq, i, RoleSubject), entityKey(e.Object, seq, i, RoleObject)}
 }
@@ -289,6 +300,7 @@ func Entity(tx *bolt.Tx, name string) ([]EntityRef, error) {
 	prefix := append([]byte(name), 0)
 	var refs []EntityRef
 	c := b.Cursor()
+	var prev []byte
 	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
 		rest := k[len(prefix):]
 		if len(rest) != 13 {
@@ -297,6 +309,10 @@ func Entity(tx *bolt.Tx, name string) ([]EntityRef, error) {
 		if !entityKeyOK(k, v) {
 			return nil, errEntityKey(k)
 		}
+		if err := ascending(prev, k); err != nil {
+			return nil, err
+		}
+		prev = k
 		refs = append(refs, EntityRef{
 			Seq:   binary.BigEndian.Uint64(rest),
 			Event: int(binary.BigEndian.Uint32(rest[8:])),
@@ -382,6 +398,7 @@ func EntityNames(tx *bolt.Tx, prefix string) ([]NameCount, error) {
 	var keys []int // entity keys of each name listed
 	var lastEvent []byte
 	c := b.Cursor()
+	var prev []byte
 	for k, v := c.Seek([]byte(prefix)); k != nil && bytes.HasPrefix(k, []byte(prefix)); k, v = c.Next() {
 		sep := bytes.IndexByte(k, 0)
 		if sep < 0 || len(k)-sep != 14 {
@@ -390,6 +407,10 @@ func EntityNames(tx *bolt.Tx, prefix string) ([]NameCount, error) {
 		if !entityKeyOK(k, v) {
 			return nil, errEntityKey(k)
 		}
+		if err := ascending(prev, k); err != nil {
+			return nil, err
+		}
+		prev = k
 		name, event := k[:sep], k[:len(k)-1] // event identity: name, seq, index
 		if len(out) == 0 || out[len(out)-1].Name != string(name) {
 			out = append(out, NameCount{Name: string(name)})

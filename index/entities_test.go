@@ -292,3 +292,11 @@ func TestEntityKeyChangedIsDamage(t *testing.T) {
 		return nil
 	}))
 }
+
+// TestAscending: a walk that goes back or repeats a key is damage.
+func TestAscending(t *testing.T) {
+	require.NoError(t, ascending(nil, []byte("a")))
+	require.NoError(t, ascending([]byte("a"), []byte("b")))
+	require.ErrorIs(t, ascending([]byte("b"), []byte("b")), ErrDamaged)
+	require.ErrorIs(t, ascending([]byte("b"), []byte("a")), ErrDamaged)
+}
