@@ -1,9 +1,11 @@
 package repl
 
 import (
-	"context"
-
-	"chronicle/repl/mcpserver"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 )
 
 // command is one entry of the table shared by the CLI and the REPL.
@@ -118,11 +120,30 @@ func Names() []string {
 }
 
 // runMCP serves the archive over stdio until the client leaves (package
-// mcpserver; README "MCP server").
+// mcpserver; README "MCP server"). The server is the chronicle-mcp binary
+// beside this one (see cmd/chronicle-mcp for why), given the archive and
+// lock wait resolved here; its exit code is this command's.
 func runMCP(x *ctx) error {
 	wait, err := x.wait()
 	if err != nil {
 		return err
 	}
-	return mcpserver.New(mcpserver.Options{DBPath: x.env.archivePath(x.p.value("db")), Wait: wait}).Run(context.Background())
+	self, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("mcp: cannot find the chronicle executable: %w", err)
+	}
+	server := filepath.Join(filepath.Dir(self), "chronicle-mcp")
+	if fi, err := os.Stat(server); err != nil || !fi.Mode().IsRegular() {
+		return fmt.Errorf("mcp: %s is missing: the MCP server is a binary of its own, installed beside chronicle (`make build` builds both into bin/)", server)
+	}
+	cmd := exec.Command(server, "--db", x.env.archivePath(x.p.value("db")), "--wait", wait.String())
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	if err := cmd.Run(); err != nil {
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			return exitStatus(exit.ExitCode())
+		}
+		return fmt.Errorf("mcp: %w", err)
+	}
+	return nil
 }

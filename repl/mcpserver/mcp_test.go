@@ -30,11 +30,14 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+	// `chronicle mcp` runs the chronicle-mcp binary beside it.
 	chronicleBin = filepath.Join(dir, "chronicle")
-	if out, err := exec.Command("go", "build", "-o", chronicleBin, "../../cmd/chronicle").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "building chronicle: %v\n%s", err, out)
-		os.RemoveAll(dir)
-		os.Exit(1)
+	for bin, pkg := range map[string]string{chronicleBin: "../../cmd/chronicle", filepath.Join(dir, "chronicle-mcp"): "../../cmd/chronicle-mcp"} {
+		if out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput(); err != nil {
+			fmt.Fprintf(os.Stderr, "building %s: %v\n%s", pkg, err, out)
+			os.RemoveAll(dir)
+			os.Exit(1)
+		}
 	}
 	code := m.Run()
 	os.RemoveAll(dir)
@@ -399,4 +402,20 @@ func TestMCPHostile(t *testing.T) {
 	after, err := os.ReadFile(archive)
 	require.NoError(t, err)
 	require.True(t, bytes.Equal(before, after), "the archive changed")
+}
+
+// TestMCPServerBinaryMissing: `chronicle mcp` without chronicle-mcp beside
+// it says what is missing and how to get it.
+func TestMCPServerBinaryMissing(t *testing.T) {
+	dir := t.TempDir()
+	lone := filepath.Join(dir, "chronicle")
+	data, err := os.ReadFile(chronicleBin)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(lone, data, 0o755))
+	out, err := exec.Command(lone, "mcp", "--db", filepath.Join(dir, "a.db")).CombinedOutput()
+	var exit *exec.ExitError
+	require.ErrorAs(t, err, &exit)
+	require.Equal(t, 1, exit.ExitCode())
+	require.Contains(t, string(out), filepath.Join(dir, "chronicle-mcp")+" is missing")
+	require.Contains(t, string(out), "make build")
 }
