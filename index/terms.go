@@ -645,7 +645,7 @@ func (r *termReader) lookup(key []byte, full bool) (bm uint64, counts []byte, fo
 // AddTerms records every gram of src, with its line count, for document
 // seq.
 func AddTerms(tx *bolt.Tx, seq uint64, src []byte) error {
-	return CountGrams(src).Add(tx, seq)
+	return FoldTerms(tx, []*DocGrams{CountGrams(src).Compact(seq)})
 }
 
 // Grams is the gram line counts of one text, computed before (and outside)
@@ -654,11 +654,6 @@ type Grams struct{ counts *gramCounts }
 
 // CountGrams counts the grams of src.
 func CountGrams(src []byte) *Grams { return &Grams{countGrams(src)} }
-
-// Add records the counted grams for document seq.
-func (g *Grams) Add(tx *bolt.Tx, seq uint64) error {
-	return FoldTerms(tx, []*DocGrams{g.Compact(seq)})
-}
 
 // DocGrams is one document's grams in key order, compact (8 bytes a gram),
 // waiting to be folded into the postings: a batch ingest records the
@@ -1061,7 +1056,7 @@ func Bounds(tx *bolt.Tx, maxSeq uint64, terms [][]byte) ([]Bound, error) {
 		var ubLines [GroupSize]uint64
 		for _, d := range distinct {
 			if start.Bitmap&live == 0 {
-				break
+				break // no document of the group is in the postings
 			}
 			all := start.Bitmap
 			var mins [GroupSize]uint32
@@ -1214,19 +1209,11 @@ func CheckTerms(tx *bolt.Tx, seq uint64, src []byte) (missing, miscounted int, p
 		}
 		return nil
 	})
-	if c, ok := postingCount(start.Bitmap, countBytes(start.Counts), bit); !ok || int(c) != distinct {
-		miscounted++ // the start entry's count of the document's grams
+	// The start entry counts the document's distinct grams.
+	if start.Counts[bits.OnesCount64(start.Bitmap&(bit-1))] != uint32(min(distinct, math.MaxUint32)) {
+		miscounted++
 	}
 	return missing, miscounted, false, err
-}
-
-// countBytes encodes counts as a posting's count bytes.
-func countBytes(counts []uint32) []byte {
-	var out []byte
-	for _, c := range counts {
-		out = binary.AppendUvarint(out, uint64(c))
-	}
-	return out
 }
 
 // StrayTermBits counts set bits for sequence numbers that are not known

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"chronicle/engine/find"
 )
 
 func TestSanitize(t *testing.T) {
@@ -80,7 +82,7 @@ func TestPickQueries(t *testing.T) {
 		}
 		for _, term := range q.terms {
 			for i := 0; i < len(term); i++ {
-				if isSep(term[i]) {
+				if find.IsSeparator(term[i]) {
 					t.Fatalf("term %q holds a separator", term)
 				}
 			}

@@ -7,22 +7,21 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
-)
 
-// isSep reports the separators of find's terms (engine/find).
-func isSep(c byte) bool { return strings.IndexByte(" \t\n\r.,;:?!", c) >= 0 }
+	"chronicle/engine/find"
+)
 
 // wordFreq counts find's tokens in text.
 type wordFreq map[string]int
 
 func (f wordFreq) add(text []byte) {
 	for i := 0; i < len(text); {
-		if isSep(text[i]) {
+		if find.IsSeparator(text[i]) {
 			i++
 			continue
 		}
 		j := i + 1
-		for j < len(text) && !isSep(text[j]) {
+		for j < len(text) && !find.IsSeparator(text[j]) {
 			j++
 		}
 		if j-i <= 64 {
