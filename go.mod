@@ -1,4 +1,4 @@
-module chronicle
+module github.com/casper-chronicle/chronicle
 
 go 1.26
 

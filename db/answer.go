@@ -3,9 +3,9 @@ package db
 import (
 	"crypto/sha256"
 
-	"chronicle/engine"
-	"chronicle/engine/find"
-	"chronicle/engine/settle"
+	"github.com/casper-chronicle/chronicle/engine"
+	"github.com/casper-chronicle/chronicle/engine/find"
+	"github.com/casper-chronicle/chronicle/engine/settle"
 )
 
 // DocAnswer is the canonical answer to one question on one document, with

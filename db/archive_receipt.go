@@ -10,11 +10,11 @@ import (
 	"runtime/debug"
 	"strconv"
 
-	"chronicle/engine/canonjson"
-	"chronicle/engine/find"
-	"chronicle/engine/receipt"
-	"chronicle/engine/settle"
-	"chronicle/index"
+	"github.com/casper-chronicle/chronicle/engine/canonjson"
+	"github.com/casper-chronicle/chronicle/engine/find"
+	"github.com/casper-chronicle/chronicle/engine/receipt"
+	"github.com/casper-chronicle/chronicle/engine/settle"
+	"github.com/casper-chronicle/chronicle/index"
 
 	bolt "go.etcd.io/bbolt"
 )

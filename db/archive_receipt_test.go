@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"chronicle/db"
-	"chronicle/engine/find"
-	"chronicle/engine/receipt"
+	"github.com/casper-chronicle/chronicle/db"
+	"github.com/casper-chronicle/chronicle/engine/find"
+	"github.com/casper-chronicle/chronicle/engine/receipt"
 
 	"github.com/stretchr/testify/require"
 	bolt "go.etcd.io/bbolt"

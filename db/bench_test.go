@@ -18,8 +18,8 @@ import (
 	"testing"
 	"time"
 
-	"chronicle/db"
-	"chronicle/engine/find"
+	"github.com/casper-chronicle/chronicle/db"
+	"github.com/casper-chronicle/chronicle/engine/find"
 
 	bolt "go.etcd.io/bbolt"
 )

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"chronicle/db"
-	"chronicle/engine"
-	"chronicle/engine/receipt"
+	"github.com/casper-chronicle/chronicle/db"
+	"github.com/casper-chronicle/chronicle/engine"
+	"github.com/casper-chronicle/chronicle/engine/receipt"
 
 	"github.com/stretchr/testify/require"
 	bolt "go.etcd.io/bbolt"

@@ -9,12 +9,12 @@ import (
 	"sort"
 	"time"
 
-	"chronicle/engine"
-	"chronicle/engine/claimcheck"
-	"chronicle/engine/claimrow"
-	"chronicle/engine/find"
-	"chronicle/engine/receipt"
-	"chronicle/engine/settle"
+	"github.com/casper-chronicle/chronicle/engine"
+	"github.com/casper-chronicle/chronicle/engine/claimcheck"
+	"github.com/casper-chronicle/chronicle/engine/claimrow"
+	"github.com/casper-chronicle/chronicle/engine/find"
+	"github.com/casper-chronicle/chronicle/engine/receipt"
+	"github.com/casper-chronicle/chronicle/engine/settle"
 
 	bolt "go.etcd.io/bbolt"
 )

@@ -11,9 +11,9 @@ import (
 	"strings"
 	"testing"
 
-	"chronicle/db"
-	"chronicle/engine/claimcheck"
-	"chronicle/engine/claimrow"
+	"github.com/casper-chronicle/chronicle/db"
+	"github.com/casper-chronicle/chronicle/engine/claimcheck"
+	"github.com/casper-chronicle/chronicle/engine/claimrow"
 
 	"github.com/stretchr/testify/require"
 	bolt "go.etcd.io/bbolt"

@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"time"
 
-	"chronicle/engine"
+	"github.com/casper-chronicle/chronicle/engine"
 )
 
 // Digest is a SHA-256 digest; it renders as 64 lowercase hex digits.

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
-	"chronicle/db"
-	"chronicle/index"
+	"github.com/casper-chronicle/chronicle/db"
+	"github.com/casper-chronicle/chronicle/index"
 	"github.com/stretchr/testify/require"
 	bolt "go.etcd.io/bbolt"
 )

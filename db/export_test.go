@@ -1,7 +1,7 @@
 package db
 
 import (
-	"chronicle/index"
+	"github.com/casper-chronicle/chronicle/index"
 	bolt "go.etcd.io/bbolt"
 )
 

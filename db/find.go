@@ -11,8 +11,8 @@ import (
 	"slices"
 	"sync"
 
-	"chronicle/engine/find"
-	"chronicle/index"
+	"github.com/casper-chronicle/chronicle/engine/find"
+	"github.com/casper-chronicle/chronicle/index"
 
 	bolt "go.etcd.io/bbolt"
 )

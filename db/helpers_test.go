@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"chronicle/db"
-	"chronicle/engine"
-	"chronicle/engine/find"
-	"chronicle/engine/settle"
+	"github.com/casper-chronicle/chronicle/db"
+	"github.com/casper-chronicle/chronicle/engine"
+	"github.com/casper-chronicle/chronicle/engine/find"
+	"github.com/casper-chronicle/chronicle/engine/settle"
 
 	"github.com/klauspost/compress/s2"
 	"github.com/klauspost/compress/zstd"

@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"sync"
 
-	"chronicle/engine"
-	"chronicle/index"
+	"github.com/casper-chronicle/chronicle/engine"
+	"github.com/casper-chronicle/chronicle/index"
 
 	bolt "go.etcd.io/bbolt"
 )

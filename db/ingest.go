@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"sync"
 
-	"chronicle/engine"
+	"github.com/casper-chronicle/chronicle/engine"
 
 	bolt "go.etcd.io/bbolt"
 )

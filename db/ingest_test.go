@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"chronicle/db"
-	"chronicle/engine"
+	"github.com/casper-chronicle/chronicle/db"
+	"github.com/casper-chronicle/chronicle/engine"
 
 	"github.com/stretchr/testify/require"
 )

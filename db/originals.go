@@ -8,8 +8,8 @@ import (
 	"fmt"
 	"sort"
 
-	"chronicle/engine"
-	"chronicle/engine/receipt"
+	"github.com/casper-chronicle/chronicle/engine"
+	"github.com/casper-chronicle/chronicle/engine/receipt"
 	bolt "go.etcd.io/bbolt"
 )
 

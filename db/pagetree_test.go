@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"chronicle/db"
+	"github.com/casper-chronicle/chronicle/db"
 
 	"github.com/stretchr/testify/require"
 	bolt "go.etcd.io/bbolt"

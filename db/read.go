@@ -10,7 +10,7 @@ import (
 	"sort"
 	"strings"
 
-	"chronicle/engine"
+	"github.com/casper-chronicle/chronicle/engine"
 
 	bolt "go.etcd.io/bbolt"
 )

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"chronicle/db"
-	"chronicle/engine/receipt"
+	"github.com/casper-chronicle/chronicle/db"
+	"github.com/casper-chronicle/chronicle/engine/receipt"
 
 	"github.com/stretchr/testify/require"
 	bolt "go.etcd.io/bbolt"

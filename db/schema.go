@@ -7,7 +7,7 @@ import (
 	"os"
 	"strconv"
 
-	"chronicle/index"
+	"github.com/casper-chronicle/chronicle/index"
 
 	bolt "go.etcd.io/bbolt"
 )

@@ -12,9 +12,9 @@ import (
 	"strconv"
 	"testing"
 
-	"chronicle/engine/find"
-	"chronicle/engine/receipt"
-	"chronicle/engine/settle"
+	"github.com/casper-chronicle/chronicle/engine/find"
+	"github.com/casper-chronicle/chronicle/engine/receipt"
+	"github.com/casper-chronicle/chronicle/engine/settle"
 
 	"github.com/stretchr/testify/require"
 	bolt "go.etcd.io/bbolt"

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"chronicle/db"
-	"chronicle/engine/find"
+	"github.com/casper-chronicle/chronicle/db"
+	"github.com/casper-chronicle/chronicle/engine/find"
 
 	"github.com/stretchr/testify/require"
 	bolt "go.etcd.io/bbolt"

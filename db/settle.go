@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"slices"
 
-	"chronicle/engine/settle"
-	"chronicle/index"
+	"github.com/casper-chronicle/chronicle/engine/settle"
+	"github.com/casper-chronicle/chronicle/index"
 
 	bolt "go.etcd.io/bbolt"
 )

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"chronicle/db"
-	"chronicle/engine/settle"
+	"github.com/casper-chronicle/chronicle/db"
+	"github.com/casper-chronicle/chronicle/engine/settle"
 )
 
 // settleBenchQuestion is asked of every settle benchmark archive.

@@ -8,10 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"chronicle/db"
-	"chronicle/engine"
-	"chronicle/engine/receipt"
-	"chronicle/engine/settle"
+	"github.com/casper-chronicle/chronicle/db"
+	"github.com/casper-chronicle/chronicle/engine"
+	"github.com/casper-chronicle/chronicle/engine/receipt"
+	"github.com/casper-chronicle/chronicle/engine/settle"
 
 	"github.com/stretchr/testify/require"
 	bolt "go.etcd.io/bbolt"

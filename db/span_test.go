@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"testing"
 
-	"chronicle/db"
-	"chronicle/engine"
+	"github.com/casper-chronicle/chronicle/db"
+	"github.com/casper-chronicle/chronicle/engine"
 
 	"github.com/stretchr/testify/require"
 	bolt "go.etcd.io/bbolt"

@@ -5,9 +5,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"chronicle/engine"
-	"chronicle/engine/receipt"
-	"chronicle/engine/settle"
+	"github.com/casper-chronicle/chronicle/engine"
+	"github.com/casper-chronicle/chronicle/engine/receipt"
+	"github.com/casper-chronicle/chronicle/engine/settle"
 )
 
 // spec14Corpus is the 5,000,096-byte benchmark corpus of SPEC 14.

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"chronicle/index"
+	"github.com/casper-chronicle/chronicle/index"
 
 	bolt "go.etcd.io/bbolt"
 )

@@ -13,9 +13,9 @@ import (
 	"strings"
 	"testing"
 
-	"chronicle/db"
-	"chronicle/engine/find"
-	"chronicle/index"
+	"github.com/casper-chronicle/chronicle/db"
+	"github.com/casper-chronicle/chronicle/engine/find"
+	"github.com/casper-chronicle/chronicle/index"
 
 	"github.com/stretchr/testify/require"
 	bolt "go.etcd.io/bbolt"

@@ -4,7 +4,7 @@ import (
 	"crypto/sha256"
 	"errors"
 
-	"chronicle/engine/receipt"
+	"github.com/casper-chronicle/chronicle/engine/receipt"
 )
 
 // Reasons an archive receipt is INVALID.

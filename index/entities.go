@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"hash/crc64"
 
-	"chronicle/engine"
+	"github.com/casper-chronicle/chronicle/engine"
 	bolt "go.etcd.io/bbolt"
 )
 

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"testing"
 
-	"chronicle/engine"
+	"github.com/casper-chronicle/chronicle/engine"
 	"github.com/stretchr/testify/require"
 	bolt "go.etcd.io/bbolt"
 )

@@ -11,8 +11,8 @@ import (
 	"math/bits"
 	"slices"
 
-	"chronicle/engine"
-	"chronicle/engine/find"
+	"github.com/casper-chronicle/chronicle/engine"
+	"github.com/casper-chronicle/chronicle/engine/find"
 
 	"github.com/klauspost/compress/s2"
 )

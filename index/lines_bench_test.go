@@ -9,7 +9,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"chronicle/index"
+	"github.com/casper-chronicle/chronicle/index"
 )
 
 // benchProse is about 1 MB of lines of words drawn with a Zipf law from a

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"chronicle/engine/find"
-	"chronicle/index"
+	"github.com/casper-chronicle/chronicle/engine/find"
+	"github.com/casper-chronicle/chronicle/index"
 
 	"github.com/stretchr/testify/require"
 )

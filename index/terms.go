@@ -11,7 +11,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"chronicle/engine/find"
+	"github.com/casper-chronicle/chronicle/engine/find"
 
 	bolt "go.etcd.io/bbolt"
 )

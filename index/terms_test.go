@@ -10,7 +10,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"chronicle/engine/find"
+	"github.com/casper-chronicle/chronicle/engine/find"
 
 	"github.com/stretchr/testify/require"
 	bolt "go.etcd.io/bbolt"

@@ -8,9 +8,9 @@ import (
 	"sort"
 	"strings"
 
-	"chronicle/db"
-	"chronicle/db/fileio"
-	"chronicle/engine"
+	"github.com/casper-chronicle/chronicle/db"
+	"github.com/casper-chronicle/chronicle/db/fileio"
+	"github.com/casper-chronicle/chronicle/engine"
 )
 
 // StoreSuffix is the extension of the original tool's store files.

@@ -13,10 +13,10 @@ import (
 	"strings"
 	"testing"
 
-	"chronicle/db"
-	"chronicle/db/fileio"
-	"chronicle/engine"
-	"chronicle/engine/receipt"
+	"github.com/casper-chronicle/chronicle/db"
+	"github.com/casper-chronicle/chronicle/db/fileio"
+	"github.com/casper-chronicle/chronicle/engine"
+	"github.com/casper-chronicle/chronicle/engine/receipt"
 
 	"github.com/stretchr/testify/require"
 )

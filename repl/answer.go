@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"strings"
 
-	"chronicle/db"
-	"chronicle/db/fileio"
-	"chronicle/engine"
-	"chronicle/engine/find"
-	"chronicle/engine/settle"
+	"github.com/casper-chronicle/chronicle/db"
+	"github.com/casper-chronicle/chronicle/db/fileio"
+	"github.com/casper-chronicle/chronicle/engine"
+	"github.com/casper-chronicle/chronicle/engine/find"
+	"github.com/casper-chronicle/chronicle/engine/settle"
 )
 
 // maxFieldLen mirrors the original claim CLI check (SPEC 1).

@@ -8,12 +8,12 @@ import (
 	"strings"
 	"time"
 
-	"chronicle/db"
-	"chronicle/db/fileio"
-	"chronicle/engine"
-	"chronicle/engine/claimcheck"
-	"chronicle/engine/claimrow"
-	"chronicle/engine/settle"
+	"github.com/casper-chronicle/chronicle/db"
+	"github.com/casper-chronicle/chronicle/db/fileio"
+	"github.com/casper-chronicle/chronicle/engine"
+	"github.com/casper-chronicle/chronicle/engine/claimcheck"
+	"github.com/casper-chronicle/chronicle/engine/claimrow"
+	"github.com/casper-chronicle/chronicle/engine/settle"
 )
 
 // claimsVerbs are the subcommands of `claims`, with their arguments.

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"chronicle/db"
+	"github.com/casper-chronicle/chronicle/db"
 )
 
 func runDocs(x *ctx) error {

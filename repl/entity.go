@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	"chronicle/db"
-	"chronicle/engine"
-	"chronicle/engine/settle"
+	"github.com/casper-chronicle/chronicle/db"
+	"github.com/casper-chronicle/chronicle/engine"
+	"github.com/casper-chronicle/chronicle/engine/settle"
 )
 
 // runEntity lists every event whose subject or object is exactly NAME. It

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"time"
 
-	"chronicle/db"
-	"chronicle/db/fileio"
+	"github.com/casper-chronicle/chronicle/db"
+	"github.com/casper-chronicle/chronicle/db/fileio"
 
 	"github.com/chzyer/readline"
 	bolterr "go.etcd.io/bbolt/errors"

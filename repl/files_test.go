@@ -9,7 +9,7 @@ import (
 	"syscall"
 	"testing"
 
-	"chronicle/db"
+	"github.com/casper-chronicle/chronicle/db"
 
 	"github.com/stretchr/testify/require"
 	bolterr "go.etcd.io/bbolt/errors"

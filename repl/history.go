@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"chronicle/db/fileio"
+	"github.com/casper-chronicle/chronicle/db/fileio"
 )
 
 // historyLimit caps the history file (older lines are dropped when the

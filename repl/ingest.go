@@ -8,9 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"chronicle/db"
-	"chronicle/db/fileio"
-	"chronicle/engine"
+	"github.com/casper-chronicle/chronicle/db"
+	"github.com/casper-chronicle/chronicle/db/fileio"
+	"github.com/casper-chronicle/chronicle/engine"
 )
 
 // runIngest adds files and walked directories, one transaction per file;

@@ -15,7 +15,7 @@ import (
 
 	"github.com/chzyer/readline"
 
-	"chronicle/db"
+	"github.com/casper-chronicle/chronicle/db"
 )
 
 // interactive is the REPL on a terminal: readline with history and

@@ -3,8 +3,8 @@ package repl
 import (
 	"fmt"
 
-	"chronicle/db"
-	"chronicle/migrate"
+	"github.com/casper-chronicle/chronicle/db"
+	"github.com/casper-chronicle/chronicle/migrate"
 )
 
 // runImport brings existing .chronicle stores (V1 or V2) and the receipts

@@ -7,10 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"chronicle/db"
-	"chronicle/db/fileio"
-	"chronicle/engine"
-	"chronicle/engine/receipt"
+	"github.com/casper-chronicle/chronicle/db"
+	"github.com/casper-chronicle/chronicle/db/fileio"
+	"github.com/casper-chronicle/chronicle/engine"
+	"github.com/casper-chronicle/chronicle/engine/receipt"
 )
 
 // runReceipts lists the receipts the archive issued, optionally verifying

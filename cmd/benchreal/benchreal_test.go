@@ -8,7 +8,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"chronicle/engine/find"
+	"github.com/casper-chronicle/chronicle/engine/find"
 )
 
 func TestSanitize(t *testing.T) {

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"chronicle/engine"
+	"github.com/casper-chronicle/chronicle/engine"
 )
 
 // rssTarget is issue 13's memory target for every command on the SPEC 14

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"chronicle/engine"
+	"github.com/casper-chronicle/chronicle/engine"
 
 	"github.com/stretchr/testify/require"
 )

@@ -8,7 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"chronicle/engine/find"
+	"github.com/casper-chronicle/chronicle/engine/find"
 )
 
 // wordFreq counts find's tokens in text.

@@ -11,8 +11,8 @@ import (
 	"runtime/debug"
 	"time"
 
-	"chronicle/db/fileio"
-	"chronicle/engine"
+	"github.com/casper-chronicle/chronicle/db/fileio"
+	"github.com/casper-chronicle/chronicle/engine"
 )
 
 const (

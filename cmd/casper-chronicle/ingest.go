@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"io"
 
-	"chronicle/db"
-	"chronicle/db/fileio"
-	"chronicle/engine"
-	"chronicle/engine/receipt"
+	"github.com/casper-chronicle/chronicle/db"
+	"github.com/casper-chronicle/chronicle/db/fileio"
+	"github.com/casper-chronicle/chronicle/engine"
+	"github.com/casper-chronicle/chronicle/engine/receipt"
 )
 
 // maxIngestPath keeps FILE + ".chronicle" within 2047 bytes (SPEC 1).

@@ -22,10 +22,10 @@ import (
 	"sync"
 	"testing"
 
-	"chronicle/db"
-	"chronicle/engine"
-	"chronicle/engine/receipt"
-	"chronicle/migrate"
+	"github.com/casper-chronicle/chronicle/db"
+	"github.com/casper-chronicle/chronicle/engine"
+	"github.com/casper-chronicle/chronicle/engine/receipt"
+	"github.com/casper-chronicle/chronicle/migrate"
 
 	"github.com/stretchr/testify/require"
 )

@@ -14,8 +14,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"chronicle/db/fileio"
-	"chronicle/engine"
+	"github.com/casper-chronicle/chronicle/db/fileio"
+	"github.com/casper-chronicle/chronicle/engine"
 )
 
 // rssBudget is issue 13's memory target: every command on the SPEC 14

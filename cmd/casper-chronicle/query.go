@@ -1,12 +1,12 @@
 package main
 
 import (
-	"chronicle/db/fileio"
 	"fmt"
 	"strings"
 
-	"chronicle/engine"
-	"chronicle/engine/receipt"
+	"github.com/casper-chronicle/chronicle/db/fileio"
+	"github.com/casper-chronicle/chronicle/engine"
+	"github.com/casper-chronicle/chronicle/engine/receipt"
 )
 
 // maxStorePath is the longest STORE argument (SPEC 1).

@@ -8,7 +8,7 @@ import (
 	"io"
 	"os"
 
-	"chronicle/engine/receipt"
+	"github.com/casper-chronicle/chronicle/engine/receipt"
 )
 
 // scratch is the set of files a self-check or benchmark creates in the

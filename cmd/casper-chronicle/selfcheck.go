@@ -2,12 +2,12 @@ package main
 
 import (
 	"bytes"
-	"chronicle/db/fileio"
 	"crypto/sha256"
 	"fmt"
 	"os"
 
-	"chronicle/engine"
+	"github.com/casper-chronicle/chronicle/db/fileio"
+	"github.com/casper-chronicle/chronicle/engine"
 )
 
 // Self-check stories (SPEC 14): an Arabic story with CRLF lines, typed

@@ -3,8 +3,8 @@ package main
 import (
 	"fmt"
 
-	"chronicle/db/fileio"
-	"chronicle/engine/receipt"
+	"github.com/casper-chronicle/chronicle/db/fileio"
+	"github.com/casper-chronicle/chronicle/engine/receipt"
 )
 
 // verify prints VALID, INVALID or UNSUPPORTED (SPEC 4); it never exits 2.

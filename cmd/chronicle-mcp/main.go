@@ -8,8 +8,8 @@ import (
 	"os"
 	"time"
 
-	"chronicle/db"
-	"chronicle/repl/mcpserver"
+	"github.com/casper-chronicle/chronicle/db"
+	"github.com/casper-chronicle/chronicle/repl/mcpserver"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stderr)) }

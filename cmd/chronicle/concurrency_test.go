@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"chronicle/db"
+	"github.com/casper-chronicle/chronicle/db"
 
 	"github.com/stretchr/testify/require"
 )

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"chronicle/db"
+	"github.com/casper-chronicle/chronicle/db"
 
 	"github.com/klauspost/compress/s2"
 	"github.com/stretchr/testify/require"

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"os"
 
-	"chronicle/repl"
+	"github.com/casper-chronicle/chronicle/repl"
 )
 
 func main() {

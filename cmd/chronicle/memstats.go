@@ -11,7 +11,7 @@ import (
 	"sync"
 	"time"
 
-	"chronicle/db/fileio"
+	"github.com/casper-chronicle/chronicle/db/fileio"
 )
 
 // memstatsEnv names the file CHRONICLE_MEMSTATS asks the process to write

@@ -9,8 +9,8 @@ import (
 	"os"
 	"slices"
 
-	"chronicle/engine"
-	"chronicle/engine/receipt"
+	"github.com/casper-chronicle/chronicle/engine"
+	"github.com/casper-chronicle/chronicle/engine/receipt"
 )
 
 // MaxStoreFile is the largest file that can be a valid store: header, the

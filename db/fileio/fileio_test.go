@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"chronicle/db/fileio"
-	"chronicle/engine/receipt"
+	"github.com/casper-chronicle/chronicle/db/fileio"
+	"github.com/casper-chronicle/chronicle/engine/receipt"
 
 	"github.com/stretchr/testify/require"
 )

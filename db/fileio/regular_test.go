@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"chronicle/db/fileio"
+	"github.com/casper-chronicle/chronicle/db/fileio"
 
 	"github.com/stretchr/testify/require"
 )

@@ -7,10 +7,10 @@ import (
 	"strconv"
 	"strings"
 
-	"chronicle/engine"
-	"chronicle/engine/claimrow"
-	"chronicle/engine/find"
-	"chronicle/engine/settle"
+	"github.com/casper-chronicle/chronicle/engine"
+	"github.com/casper-chronicle/chronicle/engine/claimrow"
+	"github.com/casper-chronicle/chronicle/engine/find"
+	"github.com/casper-chronicle/chronicle/engine/settle"
 )
 
 // The rules of CLAIMS 4.

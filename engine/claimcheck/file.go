@@ -8,10 +8,10 @@ import (
 	"slices"
 	"strings"
 
-	"chronicle/engine"
-	"chronicle/engine/claimrow"
-	"chronicle/engine/find"
-	"chronicle/engine/settle"
+	"github.com/casper-chronicle/chronicle/engine"
+	"github.com/casper-chronicle/chronicle/engine/claimrow"
+	"github.com/casper-chronicle/chronicle/engine/find"
+	"github.com/casper-chronicle/chronicle/engine/settle"
 )
 
 // Version is the claims file format this package reads

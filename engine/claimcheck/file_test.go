@@ -10,7 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"chronicle/engine/claimrow"
+	"github.com/casper-chronicle/chronicle/engine/claimrow"
 )
 
 // header is the header line of the test files.

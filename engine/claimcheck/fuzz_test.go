@@ -12,9 +12,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"chronicle/engine"
-	"chronicle/engine/claimrow"
-	"chronicle/engine/settle"
+	"github.com/casper-chronicle/chronicle/engine"
+	"github.com/casper-chronicle/chronicle/engine/claimrow"
+	"github.com/casper-chronicle/chronicle/engine/settle"
 )
 
 // FuzzParseFile: ParseFile never panics; a refusal is a FileError on a

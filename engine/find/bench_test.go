@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"chronicle/engine"
+	"github.com/casper-chronicle/chronicle/engine"
 )
 
 // benchSource generates a deterministic ~5 MB document of English-like and

@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"iter"
 
-	"chronicle/engine"
-	"chronicle/engine/canonjson"
+	"github.com/casper-chronicle/chronicle/engine"
+	"github.com/casper-chronicle/chronicle/engine/canonjson"
 )
 
 // Limits of SPEC 11 and 12.

@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"strings"
 
-	"chronicle/engine"
+	"github.com/casper-chronicle/chronicle/engine"
 )
 
 // Kind is what a receipt attests.

@@ -1,9 +1,9 @@
 package receipt
 
 import (
-	"chronicle/engine"
-	"chronicle/engine/find"
-	"chronicle/engine/settle"
+	"github.com/casper-chronicle/chronicle/engine"
+	"github.com/casper-chronicle/chronicle/engine/find"
+	"github.com/casper-chronicle/chronicle/engine/settle"
 )
 
 // Canonical replays results with the engine's canonical query (settlement

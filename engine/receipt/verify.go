@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 
-	"chronicle/engine"
+	"github.com/casper-chronicle/chronicle/engine"
 )
 
 // Outcome is the verdict of Verify.

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"chronicle/engine"
+	"github.com/casper-chronicle/chronicle/engine"
 )
 
 // BenchmarkQuerySmall is the benchmark story of SPEC 14 (four records).

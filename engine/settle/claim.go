@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"chronicle/engine"
+	"github.com/casper-chronicle/chronicle/engine"
 )
 
 // ClaimPrefix starts every literal claim question (SPEC 5.2, 10).

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"chronicle/engine"
+	"github.com/casper-chronicle/chronicle/engine"
 )
 
 // fuzzSource exercises every reasoner path and the literal claims: typed

@@ -6,7 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"chronicle/engine"
+	"github.com/casper-chronicle/chronicle/engine"
 )
 
 // rec builds one typed record line from its nine fields (SPEC 7.2):

@@ -1,6 +1,6 @@
 package settle
 
-import "chronicle/engine"
+import "github.com/casper-chronicle/chronicle/engine"
 
 // Evaluate answers question over s: a question starting with "@claim<TAB>"
 // is a literal claim (*Claim, or an error wrapping ErrClaimSyntax), any other

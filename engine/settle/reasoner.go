@@ -1,6 +1,6 @@
 package settle
 
-import "chronicle/engine"
+import "github.com/casper-chronicle/chronicle/engine"
 
 // EvaluateSettlement runs the debt-settlement reasoner of SPEC 9 for question
 // over the events of s. It never dispatches claims: use Evaluate or Query

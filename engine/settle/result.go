@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 
-	"chronicle/engine"
-	"chronicle/engine/canonjson"
+	"github.com/casper-chronicle/chronicle/engine"
+	"github.com/casper-chronicle/chronicle/engine/canonjson"
 )
 
 // Status is the "status" value of a result (SPEC 5.1, 5.2, 9 step D, 10).

@@ -3,7 +3,7 @@ package settle
 import (
 	"fmt"
 
-	"chronicle/engine"
+	"github.com/casper-chronicle/chronicle/engine"
 )
 
 // SequenceEvent is one event of an event sequence drawn from several

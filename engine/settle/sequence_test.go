@@ -10,7 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"chronicle/engine"
+	"github.com/casper-chronicle/chronicle/engine"
 )
 
 // sequenceOf is the sequence of one store's events, in source order.

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"strings"
 
-	"chronicle/db"
-	"chronicle/engine/claimcheck"
-	"chronicle/engine/claimrow"
+	"github.com/casper-chronicle/chronicle/db"
+	"github.com/casper-chronicle/chronicle/engine/claimcheck"
+	"github.com/casper-chronicle/chronicle/engine/claimrow"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )

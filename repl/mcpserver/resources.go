@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"chronicle/db"
-	"chronicle/engine"
+	"github.com/casper-chronicle/chronicle/db"
+	"github.com/casper-chronicle/chronicle/engine"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )

@@ -13,8 +13,8 @@ import (
 	"sync"
 	"time"
 
-	"chronicle/db"
-	"chronicle/engine/claimrow"
+	"github.com/casper-chronicle/chronicle/db"
+	"github.com/casper-chronicle/chronicle/engine/claimrow"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )

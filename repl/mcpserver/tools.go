@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"strings"
 
-	"chronicle/db"
-	"chronicle/engine"
-	"chronicle/engine/find"
-	"chronicle/engine/receipt"
-	"chronicle/engine/settle"
+	"github.com/casper-chronicle/chronicle/db"
+	"github.com/casper-chronicle/chronicle/engine"
+	"github.com/casper-chronicle/chronicle/engine/find"
+	"github.com/casper-chronicle/chronicle/engine/receipt"
+	"github.com/casper-chronicle/chronicle/engine/settle"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
