@@ -38,6 +38,10 @@ type Env struct {
 	Text           bool // session-wide human view (REPL .mode text)
 	Keep           bool // session-wide --keep (REPL .keep on)
 	Interrupted    func() bool
+	// Location is where the running command line came from in a script
+	// ("FILE:LINE", "line N" on stdin), "" for the CLI and the REPL: an
+	// error is reported as "LOCATION: chronicle CMD: message".
+	Location string
 }
 
 // NewEnv returns an Env on the process's streams.
@@ -302,12 +306,20 @@ func report(env *Env, name string, err error) int {
 	case errors.As(err, &status):
 		return int(status)
 	case errors.As(err, &usage):
-		fmt.Fprintf(env.Stderr, "chronicle %s: %v\n", name, err)
+		fmt.Fprintf(env.Stderr, "%schronicle %s: %v\n", env.where(), name, err)
 		return ExitUsage
 	default:
-		fmt.Fprintf(env.Stderr, "chronicle %s: %v\n", name, err)
+		fmt.Fprintf(env.Stderr, "%schronicle %s: %v\n", env.where(), name, err)
 		return ExitFailure
 	}
+}
+
+// where is the "LOCATION: " prefix of an error line, "" outside scripts.
+func (e *Env) where() string {
+	if e.Location == "" {
+		return ""
+	}
+	return e.Location + ": "
 }
 
 // hoistGlobalFlags moves global flags written before the command name
