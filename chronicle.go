@@ -1,0 +1,338 @@
+package chronicle
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/casper-chronicle/chronicle/db"
+	"github.com/casper-chronicle/chronicle/engine"
+	"github.com/casper-chronicle/chronicle/engine/find"
+	"github.com/casper-chronicle/chronicle/engine/receipt"
+	"github.com/casper-chronicle/chronicle/engine/settle"
+)
+
+// Errors callers branch on; every other error says what was wrong.
+var (
+	// ErrLocked: another process holds the archive (a writer, or readers
+	// when opening for writing) for longer than Options.LockTimeout.
+	ErrLocked = db.ErrLocked
+	// ErrNoArchive: a read-only open of a file that does not exist.
+	ErrNoArchive = db.ErrNoArchive
+	// ErrUnknownDocument: no document has that name or hash prefix.
+	ErrUnknownDocument = db.ErrUnknownDoc
+	// ErrCorrupt: bytes read back do not match their digests; nothing was
+	// answered around the damage.
+	ErrCorrupt = db.ErrCorrupt
+	// ErrBadQuestion: a question or term string the grammar refuses (not
+	// valid UTF-8 text, too long, or a claim field with a TAB).
+	ErrBadQuestion = errors.New("bad question")
+)
+
+// Options tune Open; the zero value (or nil) opens for writing and creates
+// a missing archive.
+type Options struct {
+	// ReadOnly opens with a shared lock: the archive must exist, and
+	// nothing is written, ever.
+	ReadOnly bool
+	// LockTimeout is how long Open waits for another process's lock
+	// (default 5 s).
+	LockTimeout time.Duration
+}
+
+// Archive is an open archive file.
+type Archive struct {
+	db *db.Archive
+}
+
+// Open opens (or, unless opts.ReadOnly, creates) the archive at path,
+// upgrading an older schema when opened for writing.
+func Open(path string, opts *Options) (*Archive, error) {
+	if opts == nil {
+		opts = &Options{}
+	}
+	a, err := db.Open(path, db.Options{ReadOnly: opts.ReadOnly, Timeout: opts.LockTimeout})
+	if err != nil {
+		return nil, err
+	}
+	return &Archive{db: a}, nil
+}
+
+// Close releases the archive file and its lock.
+func (a *Archive) Close() error { return a.db.Close() }
+
+// Document describes one stored document.
+type Document struct {
+	SHA256     string    // hex SHA-256 of the source bytes: the document's identity
+	Names      []string  // names it was ingested or imported under, first first
+	Size       int64     // source bytes
+	Events     int       // typed events extracted from it
+	ImportedAt time.Time // the canonical store's import time (first ingest)
+}
+
+func document(d *db.Document) Document {
+	return Document{
+		SHA256: d.SHA256.String(), Names: append([]string(nil), d.Names...),
+		Size: d.SourceSize, Events: d.EventCount, ImportedAt: d.Imported(),
+	}
+}
+
+// Documents lists the archive's documents in import order.
+func (a *Archive) Documents() ([]Document, error) {
+	docs, err := a.db.Docs()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Document, len(docs))
+	for i, d := range docs {
+		out[i] = document(d)
+	}
+	return out, nil
+}
+
+// Ingested is what Ingest did.
+type Ingested struct {
+	Document Document
+	// Reused: the same bytes were already in the archive; name was added
+	// to that document (or it already had it).
+	Reused bool
+	// Receipt is the document's INGEST receipt, kept in the archive.
+	Receipt []byte
+}
+
+// Ingest stores src under name in one durable transaction: a source that
+// is refused (invalid UTF-8, a NUL byte, over 8 MiB, over 4,096 events)
+// leaves the archive exactly as it was. The import time is now, or
+// SOURCE_DATE_EPOCH when set (reproducible stores).
+func (a *Archive) Ingest(name string, src []byte) (*Ingested, error) {
+	if name == "" {
+		return nil, errors.New("ingest: the document needs a name")
+	}
+	at, err := db.ImportTime()
+	if err != nil {
+		return nil, err
+	}
+	res, err := a.db.Ingest(src, at, name)
+	if err != nil {
+		return nil, fmt.Errorf("ingest %s: %w", name, err)
+	}
+	return &Ingested{Document: document(res.Doc), Reused: res.Reused, Receipt: res.Receipt.Encode()}, nil
+}
+
+// Answer is one document's answer to a question.
+type Answer struct {
+	Document Document
+	// Status is SUPPORTED, PARTIAL, CONFLICT or UNKNOWN for a settlement
+	// question, EXACT_STATED or UNRESOLVED for a claim, MATCHES or
+	// NO_MATCH for find.
+	Status string
+	// JSON is the canonical result line (no newline), byte for byte what
+	// the original casper-chronicle prints for the same store and question.
+	JSON []byte
+	// Receipt is the archive receipt binding question, store and result;
+	// Verify replays it. It is issued, not kept in the archive.
+	Receipt []byte
+}
+
+// Query answers a debt-settlement question ("Did Ahmed repay Khalid?",
+// "هل سدد أحمد دين خالد؟", or the `@settlement` form) or an `@claim`
+// question on one document, named by a name or at least 8 hex digits of
+// its SHA-256.
+func (a *Archive) Query(doc, question string) (*Answer, error) {
+	if !engine.ValidTextString(question) || len(question) > db.MaxQuestion {
+		return nil, fmt.Errorf("query: %w: not valid UTF-8 text of at most %d bytes", ErrBadQuestion, db.MaxQuestion)
+	}
+	return a.answer(doc, db.KindQuery, question)
+}
+
+// Claim looks for the literal statement `Subject Predicate Object.` in one
+// document (EXACT_STATED when stated, else UNRESOLVED).
+func (a *Archive) Claim(doc, subject, predicate, object string) (*Answer, error) {
+	for _, f := range []string{subject, predicate, object} {
+		if len(f) > engine.MaxFieldLen || !engine.ValidTextString(f) || containsTab(f) {
+			return nil, fmt.Errorf("claim: %w: each field is UTF-8 text of at most %d bytes without TAB", ErrBadQuestion, engine.MaxFieldLen)
+		}
+	}
+	return a.answer(doc, db.KindQuery, settle.ClaimQuestion(subject, predicate, object))
+}
+
+func containsTab(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\t' {
+			return true
+		}
+	}
+	return false
+}
+
+// FindIn searches one document for terms (space-separated; lines are
+// ranked by how many distinct terms they contain).
+func (a *Archive) FindIn(doc, terms string) (*Answer, error) {
+	if _, err := find.NewQuery(terms); err != nil {
+		return nil, fmt.Errorf("find: %w: %v", ErrBadQuestion, err)
+	}
+	return a.answer(doc, db.KindFind, terms)
+}
+
+func (a *Archive) answer(doc string, kind db.ReceiptKind, question string) (*Answer, error) {
+	d, err := a.db.Resolve(doc)
+	if err != nil {
+		return nil, err
+	}
+	ans, err := a.db.Answer(d, kind, question)
+	if err != nil {
+		return nil, err
+	}
+	var status string
+	switch {
+	case ans.Settlement != nil:
+		status = string(ans.Settlement.ResultStatus())
+	case ans.Claim != nil:
+		status = string(ans.Claim.ResultStatus())
+	case ans.Find != nil:
+		status = ans.Find.Status
+	}
+	return &Answer{Document: document(ans.Doc), Status: status, JSON: ans.JSON, Receipt: ans.Receipt.Encode()}, nil
+}
+
+// ArchiveAnswer is an answer drawn from several documents: find across the
+// archive, an entity lookup, a settlement across documents.
+type ArchiveAnswer struct {
+	// Documents are those the answer lists, best first for find, in
+	// import order otherwise.
+	Documents []Document
+	// Status is the settlement status for Settle, "" otherwise.
+	Status string
+	// JSON is the canonical result line (no newline).
+	JSON []byte
+	// Receipt is the set receipt binding the documents the answer ran
+	// over; Verify replays it, also after later ingests.
+	Receipt []byte
+}
+
+// Find searches every document for terms and returns at most limit
+// documents (limit <= 0: all), ranked by best matched terms, then matching
+// lines, then import order.
+func (a *Archive) Find(terms string, limit int) (*ArchiveAnswer, error) {
+	q, err := find.NewQuery(terms)
+	if err != nil {
+		return nil, fmt.Errorf("find: %w: %v", ErrBadQuestion, err)
+	}
+	hits, rec, err := a.db.IssueFind(q, limit)
+	if err != nil {
+		return nil, err
+	}
+	out := &ArchiveAnswer{JSON: db.FindResult(hits), Receipt: rec.Encode()}
+	for _, h := range hits {
+		out.Documents = append(out.Documents, document(h.Doc))
+	}
+	return out, nil
+}
+
+// Entity lists every event whose subject or object is exactly name, across
+// documents, with its re-read evidence.
+func (a *Archive) Entity(name string) (*ArchiveAnswer, error) {
+	if !engine.ValidTextString(name) || name == "" || len(name) > engine.MaxFieldLen || containsTab(name) {
+		return nil, fmt.Errorf("entity: %w: a name is UTF-8 text of 1 to %d bytes without TAB", ErrBadQuestion, engine.MaxFieldLen)
+	}
+	hits, rec, err := a.db.IssueEntity(name)
+	if err != nil {
+		return nil, err
+	}
+	out := &ArchiveAnswer{JSON: db.EntityResult(hits), Receipt: rec.Encode()}
+	seen := map[db.Digest]bool{}
+	for _, h := range hits {
+		if !seen[h.Doc.SHA256] {
+			seen[h.Doc.SHA256] = true
+			out.Documents = append(out.Documents, document(h.Doc))
+		}
+	}
+	return out, nil
+}
+
+// Settle answers a settlement question across documents: every document
+// when docs is empty, else the named ones (a loan agreement and the bank
+// statement that repays it).
+func (a *Archive) Settle(question string, docs ...string) (*ArchiveAnswer, error) {
+	if !engine.ValidTextString(question) || len(question) > db.MaxQuestion {
+		return nil, fmt.Errorf("settle: %w: not valid UTF-8 text of at most %d bytes", ErrBadQuestion, db.MaxQuestion)
+	}
+	if settle.IsClaim(question) {
+		return nil, fmt.Errorf("settle: %w: a claim is asked of one document (Claim)", ErrBadQuestion)
+	}
+	var chosen []*db.Document
+	for _, name := range docs {
+		d, err := a.db.Resolve(name)
+		if err != nil {
+			return nil, err
+		}
+		chosen = append(chosen, d)
+	}
+	c, rec, err := a.db.IssueSettle(question, chosen)
+	if err != nil {
+		return nil, err
+	}
+	out := &ArchiveAnswer{Status: string(c.Result.ResultStatus()), JSON: db.SettleResult(c), Receipt: rec.Encode()}
+	for _, d := range c.Participants() {
+		out.Documents = append(out.Documents, document(d))
+	}
+	return out, nil
+}
+
+// Verdict is the outcome of Verify.
+type Verdict string
+
+// Verdicts, with the exit codes `chronicle verify` gives them.
+const (
+	Valid       Verdict = "VALID"       // 0: the receipt replays to the same result on the same bytes
+	Invalid     Verdict = "INVALID"     // 1: malformed, or the archive no longer gives that result
+	Unsupported Verdict = "UNSUPPORTED" // 3: a receipt kind this version cannot replay (V1 QUERY)
+)
+
+// Verify replays a receipt against the archive: an archive receipt
+// (ingest, query, claim, find in a document), a set receipt (find across
+// the archive, entity, settle) or an original casper-chronicle receipt of
+// an imported store. The error says why a receipt is INVALID.
+func (a *Archive) Verify(rec []byte) (Verdict, error) {
+	var outcome receipt.Outcome
+	var err error
+	switch {
+	case db.IsArchiveReceipt(rec):
+		var r *db.Receipt
+		if r, err = db.ParseReceipt(rec); err == nil {
+			outcome, err = a.db.Verify(r, receipt.Canonical{})
+		}
+	case db.IsSetReceipt(rec):
+		var r *db.SetReceipt
+		if r, err = db.ParseSetReceipt(rec); err == nil {
+			outcome, err = a.db.VerifySet(r)
+		}
+	default:
+		outcome, err = a.db.VerifyOriginal(rec, receipt.Canonical{})
+	}
+	if err != nil && outcome == receipt.Invalid {
+		return Invalid, err
+	}
+	return Verdict(outcome.String()), err
+}
+
+// ClaimsReport is a claims check: one claim-verification row per claim.
+type ClaimsReport struct {
+	// Rows are the strict claim-verification rows (CLAIMS.md), canonical
+	// JSON, one per claim line in order, without newlines.
+	Rows [][]byte
+	// Reused: the same claims file was checked before; nothing new was
+	// kept and Rows are the kept ones.
+	Reused bool
+}
+
+// CheckClaims compares an agent's declared claims (a claims file, JSON
+// Lines: CLAIMS.md) with the archive's results and keeps the rows in the
+// archive. A refused file changes nothing.
+func (a *Archive) CheckClaims(claims []byte) (*ClaimsReport, error) {
+	rep, err := a.db.CheckClaims(claims)
+	if err != nil {
+		return nil, fmt.Errorf("claims: %w", err)
+	}
+	return &ClaimsReport{Rows: rep.Check.Rows, Reused: rep.Reused}, nil
+}
