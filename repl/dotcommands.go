@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/casper-chronicle/chronicle/db/fileio"
@@ -32,7 +31,7 @@ var sessionCommands = map[string]string{
 	".mode":   "usage: .mode [auto|text|json|table]\n  show or set the output mode of the following commands: auto (readable on a terminal, JSON otherwise), text (always readable), json (always JSON) or table (a command's JSON Lines of flat objects, such as docs, entities, receipts and stats, as an aligned table; any other output in the readable view); --json or --text on one command wins\nexample:\n  .mode table\n",
 	".keep":   "usage: .keep [on|off]\n  show or set whether the following answers (query, claim, find, entity) keep their receipts in the archive, as --keep does; off by default: answering writes nothing\nexample:\n  .keep on\n",
 	".timer":  "usage: .timer [on|off]\n  show or set whether each command's wall time is printed after it, on stderr (never mixed into the results), as `time: 12.3 ms`\nexample:\n  .timer on\n",
-	".output": "usage: .output [FILE|stdout]\n  send the results (stdout) of the following commands to FILE, emptied when .output opens it and closed when the session ends or .output moves on; errors stay on stderr; results in FILE follow the rule for a non-terminal (JSON in mode auto); .output alone or .output stdout restores stdout\nexample:\n  .output docs.jsonl\n",
+	".output": "usage: .output [FILE|stdout]\n  send the results (stdout) of the following commands to FILE, emptied when .output opens it and closed when the session ends or .output moves on; errors stay on stderr; FILE gets what a redirected stdout gets (in mode auto, answers as JSON and listings readable); .output alone or .output stdout restores stdout\nexample:\n  .output docs.jsonl\n",
 	".read":   "usage: .read FILE\n  run FILE's lines as a script inside the session (FILE relative to the current directory; .read may nest, up to 16 deep, but not into a file already being read); a failing line is reported as FILE:LINE; with --bail the script stops there\nexample:\n  .read session.chr\n",
 	"exit":    "usage: exit\n  leave the session (also quit, .exit, .quit, \\q, or Ctrl-D on an empty line)\nexample:\n  exit\n",
 	"quit":    "usage: quit\n  leave the session (also exit, .exit, .quit, \\q, or Ctrl-D on an empty line)\nexample:\n  quit\n",
@@ -82,11 +81,10 @@ func (s *session) sessionCommand(argv []string, run runner) (code int, quit, ok 
 		code, quit := s.read(args, run)
 		return code, quit, true
 	case strings.HasPrefix(name, ".") || strings.HasPrefix(name, `\`):
-		hint := didYouMean(name, sessionNames(), strconv.Quote)
-		if hint == "" {
-			hint = ";"
-		}
-		s.errorf("chronicle: unknown command %q%s the session commands are %s (`help` lists them)", name, hint, strings.Join(sessionNames(), " "))
+		// quoted as typed: %q would double the backslash of \x
+		quote := func(n string) string { return `"` + sanitize(n) + `"` }
+		s.errorf("chronicle: unknown command %s%s the session commands are %s (`help` lists them)",
+			quote(name), orSemicolon(didYouMean(name, sessionNames(), quote)), strings.Join(sessionNames(), " "))
 		return ExitUsage, false, true
 	}
 	return 0, false, false
