@@ -13,14 +13,14 @@ import (
 
 // sessionHelp is appended to `help` in a session.
 const sessionHelp = `in this session (help NAME explains each):
-  .help or \?              this help (.help COMMAND: as help COMMAND)
-  .mode [auto|text|json|table]  the output of the following commands (auto: readable on a
-                           terminal, JSON otherwise; table: listings as aligned tables)
-  .keep [on|off]           answers keep their receipts in the archive (as --keep; off by default)
-  .timer [on|off]          print each command's wall time on stderr
-  .output [FILE]           send the following results to FILE (emptied first); alone: stdout
-  .read FILE               run FILE's lines as a script; errors name FILE:LINE
-  exit, quit, .exit, .quit or \q leaves (also Ctrl-D);
+  .help or \?         this help; .help COMMAND is help COMMAND
+  .mode [MODE]        auto (readable on a terminal, JSON otherwise), text,
+                      json or table (listings as aligned tables)
+  .keep [on|off]      answers keep their receipts (as --keep; off by default)
+  .timer [on|off]     print each command's wall time on stderr
+  .output [FILE]      send the following results to FILE; alone: stdout
+  .read FILE          run FILE's lines as a script; errors name FILE:LINE
+  exit, quit, .exit, .quit, \q or Ctrl-D leaves;
   Ctrl-C clears the line or interrupts a running command; Tab completes.
 `
 

@@ -37,7 +37,7 @@ func TestTerminalSessionCommands(t *testing.T) {
 	s = tm.waitFor("the session help", func(s string) bool {
 		return strings.Contains(s, "Tab completes.") && lastLine(s)+" " == textPrompt
 	})
-	require.Contains(t, s, "  .read FILE               run FILE's lines as a script; errors name FILE:LINE")
+	require.Contains(t, s, "  .read FILE          run FILE's lines as a script; errors name FILE:LINE")
 
 	tm.keys("C-l")
 	tm.typ(".tim")
