@@ -89,18 +89,11 @@ func (c *completer) Do(line []rune, pos int) ([][]rune, int) {
 // candidates lists the possible values of the word after words.
 func (c *completer) candidates(words []string, cur string) []candidate {
 	if len(words) == 0 {
-		names := append(Names(), "exit", "quit", ".mode", ".keep")
-		return finals(names)
+		return finals(commandNames())
 	}
 	name := words[0]
-	if name == ".mode" || name == ".keep" {
-		if len(words) == 1 && name == ".mode" {
-			return finals([]string{modeAuto, modeText, modeJSON})
-		}
-		if len(words) == 1 {
-			return finals([]string{"on", "off"})
-		}
-		return nil
+	if _, ok := sessionCommands[name]; ok {
+		return sessionArgCandidates(name, len(words)-1, cur)
 	}
 	cmd := lookup(name)
 	if cmd == nil {
@@ -151,7 +144,7 @@ func (c *completer) candidates(words []string, cur string) []candidate {
 	}
 	switch kind {
 	case argCommand:
-		return finals(append(Names(), "exit", "quit", ".mode", ".keep"))
+		return finals(commandNames())
 	case argClaimsVerb:
 		return finals(claimsVerbNames())
 	case argPath:
@@ -160,6 +153,31 @@ func (c *completer) candidates(words []string, cur string) []candidate {
 		return c.docCandidates(dbFlag, cur)
 	case argEntity:
 		return c.entityCandidates(dbFlag, cur)
+	}
+	return nil
+}
+
+// commandNames are the first words of a session line: the table's
+// commands and the session commands.
+func commandNames() []string { return append(Names(), sessionNames()...) }
+
+// sessionArgCandidates completes the argument at index idx of a session
+// command (only the first takes any).
+func sessionArgCandidates(name string, idx int, cur string) []candidate {
+	if idx > 0 {
+		return nil
+	}
+	switch name {
+	case ".mode":
+		return finals(modes)
+	case ".keep", ".timer":
+		return finals([]string{"on", "off"})
+	case ".read":
+		return pathCandidates(cur)
+	case ".output":
+		return append(finals([]string{"stdout"}), pathCandidates(cur)...)
+	case ".help", `\?`:
+		return finals(commandNames())
 	}
 	return nil
 }

@@ -160,11 +160,47 @@ func Exec(env *Env, argv []string) int {
 	}
 	cmd := lookup(argv[0])
 	if cmd == nil {
-		fmt.Fprintf(env.Stderr, "chronicle: unknown command %q; `help` lists the commands\n", argv[0])
+		fmt.Fprintf(env.Stderr, "%schronicle: %s\n", env.where(), unknownCommand(firstUnknown(argv)))
 		return ExitUsage
 	}
 	err := cmd.exec(env, argv[1:])
 	return report(env, cmd.name, err)
+}
+
+// unknownCommand is the message for a first word that names no command:
+// the nearest command names as a suggestion, or, for a flag given
+// without a command (`chronicle --bial`), the nearest session flags.
+func unknownCommand(name string) string {
+	if strings.HasPrefix(name, "-") {
+		return fmt.Sprintf("unknown flag %s%s `chronicle help` lists the commands and their flags",
+			sanitize(name), orSemicolon(didYouMean(name, sessionFlags, func(s string) string { return s })))
+	}
+	return fmt.Sprintf("unknown command %q%s `help` lists the commands", name, orSemicolon(didYouMean(name, Names(), strconv.Quote)))
+}
+
+// firstUnknown is the word to complain about when argv names no command:
+// the first word, or, when only flags were given (hoistGlobalFlags left
+// them in front), the first that is no global flag (`--db=x --bial`).
+func firstUnknown(argv []string) string {
+	for i := 0; i < len(argv); i++ {
+		name, _, hasVal := strings.Cut(strings.TrimPrefix(argv[i], "--"), "=")
+		if !strings.HasPrefix(argv[i], "--") || !slices.ContainsFunc(globalFlags, func(f flagSpec) bool { return f.name == name }) {
+			return argv[i]
+		}
+		if takesValue(argv[i]) && !hasVal {
+			i++
+		}
+	}
+	return argv[0]
+}
+
+// orSemicolon is a suggestion ("; did you mean X?"), or the ";" that
+// separates the message from what follows when there is none.
+func orSemicolon(hint string) string {
+	if hint == "" {
+		return ";"
+	}
+	return hint
 }
 
 func (c *command) exec(env *Env, args []string) error {

@@ -74,7 +74,7 @@ func parseArgs(args []string, specs []flagSpec) (*parsed, error) {
 		name, val, hasVal := strings.Cut(a[2:], "=")
 		spec, ok := lookup(name)
 		if !ok {
-			return nil, usageErrorf("unknown flag --%s", name)
+			return nil, usageErrorf("unknown flag --%s%s", name, flagSuggestion(name, specs))
 		}
 		switch {
 		case spec.value == "" && hasVal:
@@ -104,4 +104,14 @@ func (e *usageError) Error() string { return e.msg }
 
 func usageErrorf(format string, args ...any) error {
 	return &usageError{msg: fmt.Sprintf(format, args...)}
+}
+
+// flagSuggestion is the "did you mean" of an unknown --name: the nearest
+// of the command's flags and the global ones.
+func flagSuggestion(name string, specs []flagSpec) string {
+	var names []string
+	for _, s := range append(append([]flagSpec{}, specs...), globalFlags...) {
+		names = append(names, "--"+s.name)
+	}
+	return didYouMean("--"+name, names, func(s string) string { return s })
 }

@@ -20,8 +20,9 @@ import (
 
 // interactive is the REPL on a terminal: readline with history and
 // completion, the prompt with the archive name and document count, each
-// command run in a goroutine so that Ctrl-C can interrupt it.
-func (s *session) interactive() int {
+// command run in a goroutine so that Ctrl-C can interrupt it. withInit
+// runs the init file after the guide, before the first prompt.
+func (s *session) interactive(withInit bool) int {
 	hist, err := historyPath()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "chronicle: no history in this session: %v\n", err)
@@ -51,7 +52,12 @@ func (s *session) interactive() int {
 	defer signal.Stop(s.sigint)
 
 	s.guide(os.Stdout, info)
+	if withInit {
+		s.runInit(s.background)
+		info = s.archiveInfo()
+	}
 	for {
+		s.interrupted.Store(false)
 		rl.SetPrompt(s.prompt(info))
 		line, err := rl.Readline()
 		switch {
@@ -93,12 +99,12 @@ func (s *session) background(env *Env, run func(*Env) int) int {
 	env.Interrupted = stop.Load
 	var buf *bytes.Buffer
 	pager := pagerCommand()
-	out := &gate{w: os.Stdout}
+	out := &gate{w: env.Stdout} // the terminal, or the .output file
 	if pager != "" && env.StdoutTTY {
 		buf = new(bytes.Buffer)
 		out.w = buf
 	}
-	errOut := &gate{w: os.Stderr}
+	errOut := &gate{w: env.Stderr}
 	env.Stdout, env.Stderr = out, errOut
 	done := make(chan int, 1)
 	go func() { done <- run(env) }()
@@ -113,6 +119,7 @@ func (s *session) background(env *Env, run func(*Env) int) int {
 			return code
 		case <-s.sigint:
 			interrupts++
+			s.interrupted.Store(true)
 			switch {
 			case interrupts == 1:
 				stop.Store(true)

@@ -46,6 +46,7 @@ func buildAndRun(m *testing.M) int {
 }
 
 // workspace is a temporary directory with the sample stories in samples/,
+// the session scripts of testdata/scripts in scripts/,
 // its own config directory, and (once something is ingested)
 // ./chronicle.db.
 type workspace struct {
@@ -57,6 +58,8 @@ func newWorkspace(t testing.TB) *workspace {
 	t.Helper()
 	dir := t.TempDir()
 	require.NoError(t, os.CopyFS(filepath.Join(dir, "samples"), os.DirFS("../testdata/samples")))
+	// the session scripts that transcripts .read (testdata/scripts)
+	require.NoError(t, os.CopyFS(filepath.Join(dir, "scripts"), os.DirFS("testdata/scripts")))
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, "config"), 0o700))
 	return &workspace{t: t, dir: dir}
 }

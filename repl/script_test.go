@@ -36,7 +36,7 @@ func TestScriptBail(t *testing.T) {
 	stdout, stderr, code := w.split(strings.NewReader(script), "--bail")
 	require.Equal(t, 2, code, "frobnicate is a usage error")
 	require.Equal(t, "new       samples/alice-bob-en.txt  a4b3c1b7767b  5 events\n", stdout)
-	require.Equal(t, "chronicle: unknown command \"frobnicate\"; `help` lists the commands\n", stderr)
+	require.Equal(t, "line 2: chronicle: unknown command \"frobnicate\"; `help` lists the commands\n", stderr)
 	require.Equal(t, []string{"samples/alice-bob-en.txt"}, w.docNames(), "the lines after the failure did not run")
 
 	w = newWorkspace(t)
@@ -87,7 +87,8 @@ func TestOneCommand(t *testing.T) {
 	out, code = w.run("", "-c")
 	require.Equal(t, 2, code, out)
 	out, code = w.run("", "-c", "docs", "-c", "docs")
-	require.Equal(t, 2, code, out)
+	require.Equal(t, 0, code, out)
+	require.Equal(t, 2, strings.Count(out, "SHA256  "), "-c may be given several times:\n%s", out)
 	out, code = w.run("", "-c", "exit")
 	require.Equal(t, 0, code, out)
 	require.Empty(t, out)
@@ -118,7 +119,6 @@ func TestNoInput(t *testing.T) {
 }
 
 func TestParseSessionArgs(t *testing.T) {
-	cmd := func(s string) *string { return &s }
 	for _, tc := range []struct {
 		args []string
 		want sessionOpts
@@ -128,12 +128,16 @@ func TestParseSessionArgs(t *testing.T) {
 		{nil, sessionOpts{mode: modeAuto}, true, ""},
 		{[]string{"--db", "x.db"}, sessionOpts{db: "x.db", mode: modeAuto}, true, ""},
 		{[]string{"--db=x.db", "--json", "--bail"}, sessionOpts{db: "x.db", mode: modeJSON, bail: true}, true, ""},
-		{[]string{"--text", "-c", "docs"}, sessionOpts{mode: modeText, command: cmd("docs")}, true, ""},
+		{[]string{"--text", "-c", "docs"}, sessionOpts{mode: modeText, steps: []step{{arg: "docs"}}}, true, ""},
+		{[]string{"-c", "docs", "-f", "a.chr", "--no-init", "-c", "stats", "-f", "-"}, sessionOpts{mode: modeAuto, noInit: true, steps: []step{{arg: "docs"}, {file: true, arg: "a.chr"}, {arg: "stats"}, {file: true, arg: "-"}}}, true, ""},
+		{[]string{"--no-init"}, sessionOpts{mode: modeAuto, noInit: true}, true, ""},
 		{[]string{"docs"}, sessionOpts{mode: modeAuto}, false, ""},
 		{[]string{"--db", "x.db", "docs"}, sessionOpts{db: "x.db", mode: modeAuto}, false, ""},
 		{[]string{"--json", "query", "d", "q"}, sessionOpts{mode: modeJSON}, false, ""},
-		{[]string{"--bail", "docs"}, sessionOpts{}, false, `-c and --bail start a session and take no command ("docs")`},
+		{[]string{"--bail", "docs"}, sessionOpts{}, false, `--bail starts a session and takes no command ("docs")`},
+		{[]string{"-f", "x.chr", "docs"}, sessionOpts{}, false, `-f starts a session and takes no command ("docs")`},
 		{[]string{"-c"}, sessionOpts{}, false, "-c needs a command line"},
+		{[]string{"-f"}, sessionOpts{}, false, "-f needs a script FILE (- reads stdin)"},
 	} {
 		got, ok, err := parseSessionArgs(tc.args)
 		if tc.err != "" {

@@ -1,22 +1,22 @@
 package repl
 
 import (
-	"bufio"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"strings"
+	"sync/atomic"
+	"time"
 )
 
 // Main is the whole `chronicle` program: a command line runs one command
 // (Exec); no command starts a session on the archive (the REPL when stdin
-// is a terminal, else a script read from stdin); -c runs one command line
-// of the session language.
+// is a terminal, after the init file; else a script read from stdin); -c
+// runs one line of the session language and -f FILE the lines of a
+// script, as often as given and in the order given (as psql does).
 //
 //	chronicle [--db PATH] COMMAND [ARGS...]
-//	chronicle [--db PATH] [--json|--text] [--bail]       (REPL or script on stdin)
-//	chronicle [--db PATH] [--json|--text] -c 'LINE'
+//	chronicle [--db PATH] [--json|--text] [--bail] [--no-init]   (REPL or script on stdin)
+//	chronicle [--db PATH] [--json|--text] [--bail] (-c 'LINE' | -f FILE)...
 func Main(args []string) int {
 	env := NewEnv()
 	if len(args) == 1 && (args[0] == "-h" || args[0] == "--help") {
@@ -33,68 +33,86 @@ func Main(args []string) int {
 	env.DBPath = opts.db
 	s := newSession(env)
 	s.mode = opts.mode
+	s.bail = opts.bail
+	defer s.closeOutput()
 	switch {
-	case opts.command != nil:
-		code, _ := s.line(*opts.command, s.direct)
-		return code
+	case len(opts.steps) > 0:
+		return s.runSteps(opts.steps)
 	case isTerminal(os.Stdin):
-		return s.interactive()
+		return s.interactive(!opts.noInit)
 	case !opts.bail && isNullDevice(os.Stdin):
 		// Nothing to read (stdin is /dev/null or another non-terminal
 		// device): show what chronicle can do, as `chronicle help`.
 		return Exec(env, []string{"help"})
 	}
-	return s.script(os.Stdin, opts.bail)
+	code, _ := s.script(os.Stdin, "", s.direct)
+	return code
 }
 
 // sessionOpts are the flags that start a session instead of a command.
 type sessionOpts struct {
-	db      string
-	mode    string
-	bail    bool
-	command *string
+	db     string
+	mode   string
+	bail   bool
+	noInit bool
+	steps  []step // -c and -f, in the order given
 }
+
+// step is one -c LINE or -f FILE of the command line.
+type step struct {
+	file bool // -f: arg is a script file ("-" is stdin); else a line
+	arg  string
+}
+
+// sessionFlags are the flags of the session itself (not of a command):
+// the candidates of an unknown leading flag's "did you mean".
+var sessionFlags = []string{"-c", "--command", "-f", "--file", "--bail", "--no-init", "--db", "--json", "--text", "--help"}
 
 // parseSessionArgs reads the leading flags. ok is false when a command
 // follows (the plain CLI, handled by Exec with the original arguments).
 func parseSessionArgs(args []string) (opts sessionOpts, ok bool, err error) {
 	opts.mode = modeAuto
-	session := false // a session-only flag was given
-	i := 0
-	for ; i < len(args); i++ {
+	first := "" // the first session-only flag given
+	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
-		case a == "--db" || a == "-c" || a == "--command":
+		case a == "--db":
 			if i+1 >= len(args) {
-				if a == "--db" {
-					return opts, false, nil // Exec reports it
+				return opts, false, nil // Exec reports it
+			}
+			i++
+			opts.db = args[i]
+			continue
+		case strings.HasPrefix(a, "--db="):
+			opts.db = strings.TrimPrefix(a, "--db=")
+			continue
+		case a == "--json":
+			opts.mode = modeJSON
+			continue
+		case a == "--text":
+			opts.mode = modeText
+			continue
+		case a == "-c" || a == "--command" || a == "-f" || a == "--file":
+			if i+1 >= len(args) {
+				if a == "-f" || a == "--file" {
+					return opts, false, usageErrorf("%s needs a script FILE (- reads stdin)", a)
 				}
 				return opts, false, usageErrorf("%s needs a command line", a)
 			}
 			i++
-			if a == "--db" {
-				opts.db = args[i]
-			} else {
-				if opts.command != nil {
-					return opts, false, usageErrorf("-c given twice")
-				}
-				opts.command = &args[i]
-				session = true
-			}
-		case strings.HasPrefix(a, "--db="):
-			opts.db = strings.TrimPrefix(a, "--db=")
-		case a == "--json":
-			opts.mode = modeJSON
-		case a == "--text":
-			opts.mode = modeText
+			opts.steps = append(opts.steps, step{file: a == "-f" || a == "--file", arg: args[i]})
 		case a == "--bail":
 			opts.bail = true
-			session = true
+		case a == "--no-init":
+			opts.noInit = true
 		default:
-			if !session {
+			if first == "" {
 				return opts, false, nil
 			}
-			return opts, false, usageErrorf("-c and --bail start a session and take no command (%q); write `chronicle %s` or put it in -c", a, a)
+			return opts, false, usageErrorf("%s starts a session and takes no command (%q); write `chronicle %s` or put it in -c", first, a, a)
+		}
+		if first == "" {
+			first = a
 		}
 	}
 	return opts, true, nil
@@ -108,18 +126,29 @@ func isNullDevice(f *os.File) bool {
 
 // Session output modes (.mode).
 const (
-	modeAuto = "auto" // human view on a terminal, JSON otherwise (the CLI's rule)
-	modeText = "text" // human view everywhere
-	modeJSON = "json" // JSON everywhere
+	modeAuto  = "auto"  // human view on a terminal, JSON otherwise (the CLI's rule)
+	modeText  = "text"  // human view everywhere
+	modeJSON  = "json"  // JSON everywhere
+	modeTable = "table" // JSON Lines of flat objects as an aligned table, else the human view
 )
 
+var modes = []string{modeAuto, modeText, modeJSON, modeTable}
+
 // session runs lines of the session language: every table command, plus
-// exit, quit and .mode.
+// the session commands of sessionCommands (exit, quit, .mode, .read...).
 type session struct {
-	env    *Env
-	mode   string
-	keep   bool           // .keep on: answers keep their receipts
-	sigint chan os.Signal // REPL: SIGINT while a command runs
+	env     *Env
+	mode    string
+	keep    bool // .keep on: answers keep their receipts
+	timer   bool // .timer on: each command's wall time on stderr
+	bail    bool // --bail: a script (and .read) stops at its first failing line
+	output  *os.File
+	outName string         // .output FILE as typed; "" is stdout
+	reading []string       // the files .read is in, outermost first (absolute)
+	sigint  chan os.Signal // REPL: SIGINT while a command runs
+	// interrupted is set when Ctrl-C reached a running command: the
+	// script (.read, init) it came from stops after that line.
+	interrupted atomic.Bool
 }
 
 func newSession(env *Env) *session { return &session{env: env, mode: modeAuto} }
@@ -136,126 +165,92 @@ func skipped(line string) bool {
 	return t == "" || t[0] == '#'
 }
 
-// sessionHelp is appended to `help` in a session.
-const sessionHelp = `in this session: .mode [auto|text|json] sets the output of the following commands
-  (auto: readable on a terminal, JSON otherwise); .keep [on|off] makes answers keep their
-  receipts in the archive (as --keep does; off by default); exit, quit or Ctrl-D leaves;
-  Ctrl-C clears the line or interrupts a running command; Tab completes.
-`
-
-var sessionCommands = map[string]string{
-	".mode": "usage: .mode [auto|text|json]\n  show or set the output mode of the following commands: auto (readable on a terminal, JSON otherwise), text (always readable) or json (always JSON); --json or --text on one command wins\nexample:\n  .mode json\n",
-	".keep": "usage: .keep [on|off]\n  show or set whether the following answers (query, claim, find, entity) keep their receipts in the archive, as --keep does; off by default: answering writes nothing\nexample:\n  .keep on\n",
-	"exit":  "usage: exit\n  leave the session (also quit, or Ctrl-D on an empty line)\nexample:\n  exit\n",
-	"quit":  "usage: quit\n  leave the session (also exit, or Ctrl-D on an empty line)\nexample:\n  quit\n",
+// errorf prints one session error line, prefixed with the script
+// location when there is one (as report does for commands).
+func (s *session) errorf(format string, args ...any) {
+	fmt.Fprintf(s.env.Stderr, "%s"+format+"\n", append([]any{s.env.where()}, args...)...)
 }
 
-// line runs one input line and returns its exit code; quit is set by exit
-// and quit. Blank and comment lines return 0.
+// line runs one input line and returns its exit code; quit is set by exit,
+// quit, .exit, .quit and \q. Blank and comment lines return 0.
 func (s *session) line(text string, run runner) (code int, quit bool) {
 	if skipped(text) {
 		return ExitOK, false
 	}
-	argv, err := Split(text)
+	argv, err := splitSessionLine(text)
 	if err != nil {
-		fmt.Fprintf(s.env.Stderr, "chronicle: %v\n", err)
+		s.errorf("chronicle: %v", err)
 		return ExitUsage, false
 	}
-	name := argv[0]
-	switch {
-	case name == "exit" || name == "quit":
-		if len(argv) > 1 {
-			fmt.Fprintf(s.env.Stderr, "chronicle %s: usage: %s (it takes no arguments)\n", name, name)
-			return ExitUsage, false
-		}
-		return ExitOK, true
-	case name == ".mode":
-		return s.setMode(argv[1:]), false
-	case name == ".keep":
-		return s.setKeep(argv[1:]), false
-	case strings.HasPrefix(name, "."):
-		fmt.Fprintf(s.env.Stderr, "chronicle: unknown command %q; the session commands are .mode, .keep, exit and quit\n", name)
-		return ExitUsage, false
+	if code, quit, ok := s.sessionCommand(argv, run); ok {
+		return code, quit
 	}
+	return s.tableCommand(argv, run), false
+}
+
+// splitSessionLine splits a line with the shell rules, except psql's
+// backslash commands (\q, \?), whose backslash Split would take as an
+// escape: their first word, and an argument of help starting with a
+// backslash, are taken as typed.
+func splitSessionLine(text string) ([]string, error) {
+	t := strings.TrimLeft(text, " \t")
+	if strings.HasPrefix(t, `\`) {
+		name, rest, _ := strings.Cut(t, " ")
+		args, err := Split(rest)
+		return append([]string{strings.TrimRight(name, "\t\r")}, args...), err
+	}
+	if f := strings.Fields(t); len(f) == 2 && (f[0] == "help" || f[0] == ".help") && strings.HasPrefix(f[1], `\`) {
+		return f, nil
+	}
+	return Split(text)
+}
+
+// tableCommand runs a command of the table (help in a session adds the
+// session commands) with the session's mode, keep and output, timed when
+// .timer is on.
+func (s *session) tableCommand(argv []string, run runner) int {
 	env := *s.env
-	env.JSON = s.mode == modeJSON
+	env.JSON = s.mode == modeJSON || s.mode == modeTable
 	env.Text = s.mode == modeText
 	env.Keep = s.keep
-	return run(&env, func(env *Env) int {
-		if name == "help" && len(argv) == 2 {
-			if h, ok := sessionCommands[argv[1]]; ok {
-				fmt.Fprint(env.Stdout, h)
-				return ExitOK
-			}
+	if s.output != nil {
+		env.Stdout, env.StdoutTTY = s.output, false
+	}
+	start := time.Now()
+	code := run(&env, func(env *Env) int {
+		if s.mode == modeTable {
+			return tableExec(env, argv, s.sessionExec)
 		}
-		code := Exec(env, argv)
-		if name == "help" && len(argv) == 1 && code == ExitOK {
-			fmt.Fprint(env.Stdout, sessionHelp)
-		}
-		return code
-	}), false
+		return s.sessionExec(env, argv)
+	})
+	if s.timer {
+		fmt.Fprintf(s.env.Stderr, "time: %s\n", formatElapsed(time.Since(start)))
+	}
+	return code
 }
 
-// setMode implements .mode.
-func (s *session) setMode(args []string) int {
-	switch {
-	case len(args) == 0:
-		fmt.Fprintln(s.env.Stdout, s.mode)
-		return ExitOK
-	case len(args) == 1 && (args[0] == modeAuto || args[0] == modeText || args[0] == modeJSON):
-		s.mode = args[0]
-		return ExitOK
+// sessionExec is Exec plus the session's part of help: `help` ends with
+// the session help and `help NAME` explains a session command.
+func (s *session) sessionExec(env *Env, argv []string) int {
+	name := argv[0]
+	if name == "help" && len(argv) == 2 {
+		if h, ok := sessionCommands[argv[1]]; ok {
+			fmt.Fprint(env.Stdout, h)
+			return ExitOK
+		}
 	}
-	fmt.Fprintf(s.env.Stderr, "chronicle .mode: usage: .mode [auto|text|json], got %q\n", strings.Join(args, " "))
-	return ExitUsage
+	code := Exec(env, argv)
+	if name == "help" && len(argv) == 1 && code == ExitOK {
+		fmt.Fprint(env.Stdout, sessionHelp)
+	}
+	return code
 }
 
-// setKeep implements .keep.
-func (s *session) setKeep(args []string) int {
-	switch {
-	case len(args) == 0:
-		state := "off"
-		if s.keep {
-			state = "on"
-		}
-		fmt.Fprintln(s.env.Stdout, state)
-		return ExitOK
-	case len(args) == 1 && (args[0] == "on" || args[0] == "off"):
-		s.keep = args[0] == "on"
-		return ExitOK
+// formatElapsed is a wall time for .timer: milliseconds with one decimal
+// below a second, seconds with two decimals above.
+func formatElapsed(d time.Duration) string {
+	if d < time.Second {
+		return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000)
 	}
-	fmt.Fprintf(s.env.Stderr, "chronicle .keep: usage: .keep [on|off], got %q\n", strings.Join(args, " "))
-	return ExitUsage
-}
-
-// script runs the lines of r in order, without prompts. With bail it stops
-// at the first failing line and returns its code; otherwise it runs every
-// line and returns the code of the last line that failed (0 when none
-// did). exit and quit end the script early with the same rule.
-func (s *session) script(r io.Reader, bail bool) int {
-	br := bufio.NewReader(r)
-	last := ExitOK
-	for {
-		text, err := br.ReadString('\n')
-		if text != "" || err == nil {
-			text = strings.TrimSuffix(strings.TrimSuffix(text, "\n"), "\r")
-			code, quit := s.line(text, s.direct)
-			if code != ExitOK {
-				last = code
-				if bail {
-					return code
-				}
-			}
-			if quit {
-				return last
-			}
-		}
-		if errors.Is(err, io.EOF) {
-			return last
-		}
-		if err != nil {
-			fmt.Fprintf(s.env.Stderr, "chronicle: reading commands: %v\n", err)
-			return ExitFailure
-		}
-	}
+	return fmt.Sprintf("%.2f s", d.Seconds())
 }
