@@ -62,10 +62,14 @@ func didYouMean(name string, candidates []string, quote func(string) string) str
 	return "; did you mean " + list + "?"
 }
 
-// editDistance is the Levenshtein distance between a and b in code points
-// (Arabic names count letters, not bytes).
+// editDistance is the optimal string alignment distance between a and b in
+// code points (Arabic names count letters, not bytes): insertions,
+// deletions, substitutions and swaps of two neighbours (`fnid` for `find`,
+// the commonest typing slip) each cost 1.
 func editDistance(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
+	// rows i-2, i-1 and i of the table
+	prev2 := make([]int, len(rb)+1)
 	prev := make([]int, len(rb)+1)
 	cur := make([]int, len(rb)+1)
 	for j := range prev {
@@ -79,8 +83,11 @@ func editDistance(a, b string) int {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
 		}
-		prev, cur = cur, prev
+		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(rb)]
 }
