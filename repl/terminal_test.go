@@ -67,8 +67,18 @@ func (tm *term) start(width, height int, args ...string) {
 	for _, a := range args {
 		line += " " + Quote(a)
 	}
-	out, err := tm.tmux("new-session", "-d", "-s", "main", "-x", fmt.Sprint(width), "-y", fmt.Sprint(height), "-c", tm.w.dir, line)
-	require.NoError(tm.t, err, out)
+	// After a session ends, its server takes a moment to go away: a new
+	// session started meanwhile reaches the dying server, which tmux
+	// reports as "server exited unexpectedly". Start again once it is gone.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		out, err := tm.tmux("new-session", "-d", "-s", "main", "-x", fmt.Sprint(width), "-y", fmt.Sprint(height), "-c", tm.w.dir, line)
+		if err == nil || !strings.Contains(out, "server exited unexpectedly") || time.Now().After(deadline) {
+			require.NoError(tm.t, err, out)
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // keys sends tmux key names (Enter, Tab, C-c, Up...).
