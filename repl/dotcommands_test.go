@@ -169,6 +169,19 @@ func TestSuggestions(t *testing.T) {
 	} {
 		require.Equal(t, tc.want, unknownCommand(tc.name))
 	}
+	// A misspelt flag before the command is the word to complain about,
+	// not the value after it; a known one and its value are skipped.
+	for _, tc := range []struct {
+		argv []string
+		want string
+	}{
+		{[]string{"--limt", "3", "find", "x"}, "--limt"},
+		{[]string{"--limit", "3", "fnd", "x"}, "fnd"},
+		{[]string{"--db=x", "--bial"}, "--bial"},
+		{[]string{"--db", "x", "fnd"}, "fnd"},
+	} {
+		require.Equal(t, tc.want, firstUnknown(tc.argv), tc.argv)
+	}
 	for _, tc := range []struct {
 		cmd, flag, want string
 	}{

@@ -154,13 +154,14 @@ func (e exitStatus) Error() string { return "exit status " + strconv.Itoa(int(e)
 
 // Exec runs one command line and returns its exit code.
 func Exec(env *Env, argv []string) int {
+	given := argv
 	argv = hoistGlobalFlags(argv)
 	if len(argv) == 0 {
 		return ExitOK
 	}
 	cmd := lookup(argv[0])
 	if cmd == nil {
-		fmt.Fprintf(env.Stderr, "%schronicle: %s\n", env.where(), unknownCommand(firstUnknown(argv)))
+		fmt.Fprintf(env.Stderr, "%schronicle: %s\n", env.where(), unknownCommand(firstUnknown(given)))
 		return ExitUsage
 	}
 	err := cmd.exec(env, argv[1:])
@@ -172,19 +173,25 @@ func Exec(env *Env, argv []string) int {
 // without a command (`chronicle --bial`), the nearest session flags.
 func unknownCommand(name string) string {
 	if strings.HasPrefix(name, "-") {
+		candidates := slices.Clone(sessionFlags)
+		for _, f := range allFlagNames() {
+			if !slices.Contains(candidates, "--"+f) {
+				candidates = append(candidates, "--"+f)
+			}
+		}
 		return fmt.Sprintf("unknown flag %s%s `chronicle help` lists the commands and their flags",
-			sanitize(name), orSemicolon(didYouMean(name, sessionFlags, func(s string) string { return s })))
+			sanitize(name), orSemicolon(didYouMean(name, candidates, func(s string) string { return s })))
 	}
 	return fmt.Sprintf("unknown command %q%s `help` lists the commands", name, orSemicolon(didYouMean(name, Names(), strconv.Quote)))
 }
 
-// firstUnknown is the word to complain about when argv names no command:
-// the first word, or, when only flags were given (hoistGlobalFlags left
-// them in front), the first that is no global flag (`--db=x --bial`).
+// firstUnknown is the word to complain about when argv (as given, before
+// hoisting) names no command: the first word that is not a known flag
+// (`--db=x --bial`, `--limt 3 find x`) or a known flag's value.
 func firstUnknown(argv []string) string {
 	for i := 0; i < len(argv); i++ {
 		name, _, hasVal := strings.Cut(strings.TrimPrefix(argv[i], "--"), "=")
-		if !strings.HasPrefix(argv[i], "--") || !slices.ContainsFunc(globalFlags, func(f flagSpec) bool { return f.name == name }) {
+		if !strings.HasPrefix(argv[i], "--") || !slices.Contains(allFlagNames(), name) {
 			return argv[i]
 		}
 		if takesValue(argv[i]) && !hasVal {
@@ -192,6 +199,23 @@ func firstUnknown(argv []string) string {
 		}
 	}
 	return argv[0]
+}
+
+// allFlagNames are the names (without dashes) of the global flags and of
+// every command's flags.
+func allFlagNames() []string {
+	var names []string
+	for _, f := range globalFlags {
+		names = append(names, f.name)
+	}
+	for _, c := range table {
+		for _, f := range c.flags {
+			if !slices.Contains(names, f.name) {
+				names = append(names, f.name)
+			}
+		}
+	}
+	return names
 }
 
 // orSemicolon is a suggestion ("; did you mean X?"), or the ";" that
