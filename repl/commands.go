@@ -94,14 +94,29 @@ func init() {
 		{name: "mcp", args: "", max: 0, run: runMCP,
 			summary: "serve the archive to AI agents as MCP tools over stdio (read-only but for claim checks)",
 			example: "mcp --db chronicle.db"},
-		{name: "help", args: "[COMMAND]", max: 1, run: runHelp,
-			summary: "list commands, or show one command's usage and example",
+		{name: "help", args: "[COMMAND]", max: 1, run: fitted(runHelp, helpWidth),
+			summary: "list commands, or show one command's usage and example (--json: the table as JSON Lines)",
 			example: "help query"},
+		{name: "version", args: "", max: 0, run: runVersion,
+			summary: "Chronicle's version, commit, Go version and archive schema (also --version)",
+			example: "version"},
+	}
+	// The readable views that are tables fit the terminal (width.go).
+	for _, name := range []string{"docs", "stats", "entities", "receipts", "claims"} {
+		c := lookup(name)
+		c.run = fitted(c.run, 0)
 	}
 }
 
+// versionFlag is `chronicle --version`, the spelling most tools accept:
+// it runs the version command.
+const versionFlag = "--version"
+
 // lookup finds a command by name.
 func lookup(name string) *command {
+	if name == versionFlag {
+		name = "version"
+	}
 	for _, c := range table {
 		if c.name == name {
 			return c
