@@ -50,7 +50,9 @@ func (s *session) interactive() int {
 	signal.Notify(s.sigint, os.Interrupt)
 	defer signal.Stop(s.sigint)
 
-	s.guide(os.Stdout, info)
+	guide := &wrapWriter{w: os.Stdout, width: s.env.textWidth()} // fits a narrow terminal
+	s.guide(guide, info)
+	guide.Flush()
 	for {
 		rl.SetPrompt(s.prompt(info))
 		line, err := rl.Readline()
