@@ -228,7 +228,7 @@ func (x *ctx) renderFind(d *db.Document, res *find.Result) {
 	terms, _ := find.Terms(res.Query)
 	for _, m := range res.Matches {
 		text := sanitize(m.Text)
-		if x.env.StdoutTTY {
+		if x.env.colour() {
 			text = markTerms(text, terms)
 		}
 		fmt.Fprintf(x.out(), "  %s:%d  [%d]  %s\n", sanitize(d.Label()), m.Line, m.MatchedTerms, text)

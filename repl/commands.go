@@ -44,22 +44,22 @@ func init() {
 			example: "docs"},
 		{name: "show", args: "DOC [FROM[-TO]]", min: 1, max: 2, run: runShow,
 			summary: "print a document's lines with their numbers",
-			example: "show ahmed-khalid-ar.txt 2-4"},
+			example: "show testdata/samples/ahmed-khalid-ar.txt 2-4"},
 		{name: "stats", args: "", max: 0, run: runStats,
 			summary: "archive totals: documents, bytes, compression, events, receipts",
 			example: "stats"},
 		{name: "query", args: "DOC QUESTION", min: 2, max: 2, run: runQuery, flags: []flagSpec{flagReceipt, flagKeep},
 			summary: "debt settlement (or @claim) question; status, amounts and cited evidence",
-			example: `query ahmed-khalid-ar.txt "هل سدد أحمد دين خالد؟"`},
+			example: `query testdata/samples/ahmed-khalid-ar.txt "هل سدد أحمد دين خالد؟"`},
 		{name: "settle", args: "QUESTION", min: 1, max: -1, run: runSettle, flags: []flagSpec{flagSettleDoc, flagReceipt, flagKeep},
 			summary: "debt settlement across documents (every document, or the --doc ones), evidence from each",
-			example: `settle "Did Alice repay Bob?" --doc loan.txt --doc statement.txt`},
+			example: `settle "Did Layla repay Omar?" --doc 9773a7bc --doc 0b6ec23b`},
 		{name: "claim", args: "DOC SUBJECT PREDICATE OBJECT", min: 4, max: 4, run: runClaim, flags: []flagSpec{flagReceipt, flagKeep},
 			summary: "find literal `Subject Predicate Object.` statements",
-			example: "claim owns.txt Alice owns Book"},
+			example: "claim testdata/samples/alice-bob-en.txt Alice owns Book"},
 		{name: "find", args: "TERMS", min: 1, max: 1, run: runFind, flags: []flagSpec{flagDoc, flagLimit, flagReceipt, flagKeep},
 			summary: "lexical search of one document (--doc) or of the whole archive",
-			example: "find --doc alice-bob-en.txt Saud"},
+			example: "find --doc testdata/samples/alice-bob-en.txt Saud"},
 		{name: "entity", args: "NAME", min: 1, max: 1, run: runEntity, flags: []flagSpec{flagReceipt, flagKeep},
 			summary: "every event whose subject or object is exactly NAME, across documents",
 			example: "entity سعود"},
@@ -68,16 +68,16 @@ func init() {
 			example: "entities Al"},
 		{name: "receipts", args: "[DOC]", max: 1, run: runReceipts, flags: []flagSpec{{name: "verify", help: "re-verify each receipt"}},
 			summary: "list the receipts the archive issued (of one document; without DOC also those of cross-archive find and entity)",
-			example: "receipts ahmed-khalid-ar.txt --verify"},
+			example: "receipts testdata/samples/ahmed-khalid-ar.txt --verify"},
 		{name: "verify", args: "RECEIPT", min: 1, max: 1, run: runVerify,
 			summary: "verify an archive receipt against the archive, or an original receipt against its .chronicle file",
-			example: "verify query.receipt"},
+			example: "verify testdata/old/story.txt.chronicle.receipt"},
 		{name: "export", args: "DOC DIR", min: 2, max: 2, run: runExport,
 			summary: "write DIR/<name>.chronicle and its V2 INGEST receipt, as the original tool would",
-			example: "export ahmed-khalid-ar.txt out"},
+			example: "export testdata/samples/ahmed-khalid-ar.txt out"},
 		{name: "import", args: "FILE.chronicle...", min: 1, max: -1, run: runImport,
 			summary: "bring existing V1/V2 stores of the original tool, with the receipts beside them, into the archive",
-			example: "import old/story.txt.chronicle"},
+			example: "import testdata/old/story.txt.chronicle"},
 		{name: "migrate", args: "", max: 0, run: runMigrate,
 			summary: "upgrade the archive to the current schema (opening it for writing does the same)",
 			example: "migrate"},
@@ -94,14 +94,29 @@ func init() {
 		{name: "mcp", args: "", max: 0, run: runMCP,
 			summary: "serve the archive to AI agents as MCP tools over stdio (read-only but for claim checks)",
 			example: "mcp --db chronicle.db"},
-		{name: "help", args: "[COMMAND]", max: 1, run: runHelp,
-			summary: "list commands, or show one command's usage and example",
+		{name: "help", args: "[COMMAND]", max: 1, run: fitted(runHelp, helpWidth),
+			summary: "list commands, or show one command's usage and example (--json: the table as JSON Lines)",
 			example: "help query"},
+		{name: "version", args: "", max: 0, run: runVersion,
+			summary: "Chronicle's version, commit, Go version and archive schema (also --version)",
+			example: "version"},
+	}
+	// The readable views that are tables fit the terminal (width.go).
+	for _, name := range []string{"docs", "stats", "entities", "receipts", "claims"} {
+		c := lookup(name)
+		c.run = fitted(c.run, 0)
 	}
 }
 
+// versionFlag is `chronicle --version`, the spelling most tools accept:
+// it runs the version command.
+const versionFlag = "--version"
+
 // lookup finds a command by name.
 func lookup(name string) *command {
+	if name == versionFlag {
+		name = "version"
+	}
 	for _, c := range table {
 		if c.name == name {
 			return c

@@ -2,38 +2,147 @@ package repl
 
 import (
 	"fmt"
+	"io"
 	"strings"
 )
 
-// runHelp lists the commands or explains one.
+// Help's layout: synopses up to helpNameWidth columns share a line with
+// their summary, which starts at helpSummaryCol; a longer synopsis, or a
+// terminal too narrow to leave helpMinSummary columns for the summary,
+// puts the summary on the next line, indented by helpStackIndent.
+const (
+	helpNameWidth   = 24
+	helpSummaryCol  = 2 + helpNameWidth + 2
+	helpMinSummary  = 30
+	helpStackIndent = 6
+	helpFlagWidth   = 16
+)
+
+// runHelp lists the commands or explains one; with --json it prints the
+// command table as JSON Lines instead.
 func runHelp(x *ctx) error {
 	w := x.out()
+	var c *command
 	if len(x.p.args) == 1 {
-		c := lookup(x.p.args[0])
-		if c == nil {
+		if c = lookup(x.p.args[0]); c == nil {
 			return usageErrorf("unknown command %q", x.p.args[0])
 		}
-		fmt.Fprintf(w, "usage: %s\n  %s\n", strings.TrimSpace(c.name+" "+c.args), c.summary)
-		if c.verbs != nil {
-			for _, v := range c.verbs() {
-				fmt.Fprintf(w, "  %s\n", v)
-			}
-		}
-		for _, f := range append(c.flags, globalFlags...) {
-			name := "--" + f.name
-			if f.value != "" {
-				name += " " + f.value
-			}
-			fmt.Fprintf(w, "  %-16s %s\n", name, f.help)
-		}
-		fmt.Fprintf(w, "example:\n  %s\n", c.example)
+	}
+	if x.p.has("json") || x.env.JSON {
+		return helpJSON(w, c)
+	}
+	width := helpLayoutWidth(x.env)
+	if c != nil {
+		commandHelp(w, c, width)
 		return nil
 	}
-	fmt.Fprintln(w, "commands (DOC is a document name or at least 8 hex digits of its SHA-256):")
+	fmt.Fprintln(w, wrapText("commands (DOC is a document name or at least 8 hex digits of its SHA-256):", width, 0))
 	for _, c := range table {
-		fmt.Fprintf(w, "  %-38s %s\n", strings.TrimSpace(c.name+" "+c.args), c.summary)
+		helpItem(w, strings.TrimSpace(c.name+" "+c.args), c.summary, width)
 	}
-	fmt.Fprintln(w, "flags may come before or after the arguments; -- ends flags; every command takes --db PATH and --json.")
-	fmt.Fprintln(w, "exit codes: 0 success or VALID, 1 failure or INVALID, 2 usage, 3 UNSUPPORTED.")
+	fmt.Fprintln(w, wrapText("flags may come before or after the arguments; -- ends flags; every command takes --db PATH and --json.", width, 0))
+	fmt.Fprintln(w, wrapText("exit codes: 0 success or VALID, 1 failure or INVALID, 2 usage, 3 UNSUPPORTED.", width, 0))
+	return nil
+}
+
+// helpLayoutWidth is the width help is laid out for: the terminal's (or
+// $COLUMNS), at most helpWidth; helpWidth when unknown. The wrapWriter
+// the command runs behind (fitted) wraps any other line to the same width.
+func helpLayoutWidth(env *Env) int {
+	if w := env.textWidth(); w > 0 && w < helpWidth {
+		return max(w, minWrap)
+	}
+	return helpWidth
+}
+
+// commandHelp explains one command: usage, summary, verbs, flags, example.
+func commandHelp(w io.Writer, c *command, width int) {
+	fmt.Fprintln(w, wrapText("usage: "+strings.TrimSpace(c.name+" "+c.args), width, 7))
+	fmt.Fprintln(w, wrapText("  "+c.summary, width, 2))
+	if c.verbs != nil {
+		for _, v := range c.verbs() {
+			fmt.Fprintln(w, wrapText("  "+v, width, 4))
+		}
+	}
+	for _, f := range append(c.flags, globalFlags...) {
+		name := "--" + f.name
+		if f.value != "" {
+			name += " " + f.value
+		}
+		col := 2 + helpFlagWidth + 1
+		if width-col < helpMinSummary {
+			fmt.Fprintln(w, "  "+name)
+			fmt.Fprintln(w, wrapText(strings.Repeat(" ", helpStackIndent)+f.help, width, helpStackIndent))
+			continue
+		}
+		fmt.Fprintln(w, wrapText(fmt.Sprintf("  %-*s %s", helpFlagWidth, name, f.help), width, col))
+	}
+	fmt.Fprintf(w, "example:\n  %s\n", c.example)
+}
+
+// helpItem prints one command of the list: its synopsis and its summary.
+func helpItem(w io.Writer, synopsis, summary string, width int) {
+	if len(synopsis) > helpNameWidth || width-helpSummaryCol < helpMinSummary {
+		fmt.Fprintln(w, "  "+synopsis)
+		indent := helpSummaryCol
+		if width-helpSummaryCol < helpMinSummary {
+			indent = helpStackIndent
+		}
+		fmt.Fprintln(w, wrapText(strings.Repeat(" ", indent)+summary, width, indent))
+		return
+	}
+	fmt.Fprintln(w, wrapText(fmt.Sprintf("  %-*s  %s", helpNameWidth, synopsis, summary), width, helpSummaryCol))
+}
+
+// wrapText wraps text at spaces to width columns, continuation lines
+// indented by indent spaces (a word wider than a line is cut).
+func wrapText(text string, width, indent int) string {
+	var b strings.Builder
+	for i, line := range fitLineIndent(text, width, indent) {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(line)
+	}
+	return b.String()
+}
+
+// helpFlag is one flag in `help --json`.
+type helpFlag struct {
+	Name   string `json:"name"`
+	Value  string `json:"value,omitempty"`
+	Help   string `json:"help"`
+	Global bool   `json:"global,omitempty"`
+}
+
+// helpEntry is one command in `help --json`.
+type helpEntry struct {
+	Name    string     `json:"name"`
+	Args    string     `json:"args"`
+	Summary string     `json:"summary"`
+	Example string     `json:"example"`
+	Verbs   []string   `json:"verbs,omitempty"`
+	Flags   []helpFlag `json:"flags"`
+}
+
+// helpJSON prints the command table (or one command) as JSON Lines, one
+// object per command: what a script or a completion generator needs.
+func helpJSON(w io.Writer, only *command) error {
+	for _, c := range table {
+		if only != nil && c != only {
+			continue
+		}
+		e := helpEntry{Name: c.name, Args: c.args, Summary: c.summary, Example: c.example, Flags: []helpFlag{}}
+		if c.verbs != nil {
+			e.Verbs = c.verbs()
+		}
+		for _, f := range c.flags {
+			e.Flags = append(e.Flags, helpFlag{Name: "--" + f.name, Value: f.value, Help: f.help})
+		}
+		for _, f := range globalFlags {
+			e.Flags = append(e.Flags, helpFlag{Name: "--" + f.name, Value: f.value, Help: f.help, Global: true})
+		}
+		printJSONLine(w, e)
+	}
 	return nil
 }

@@ -51,7 +51,9 @@ func (s *session) interactive(withInit bool) int {
 	signal.Notify(s.sigint, os.Interrupt)
 	defer signal.Stop(s.sigint)
 
-	s.guide(os.Stdout, info)
+	guide := &wrapWriter{w: os.Stdout, width: s.env.textWidth()} // fits a narrow terminal
+	s.guide(guide, info)
+	guide.Flush()
 	if withInit {
 		s.runInit(s.background)
 		info = s.archiveInfo()

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 
 	"github.com/chzyer/readline"
@@ -49,6 +50,9 @@ func page(out []byte, pager string, w, errw io.Writer, width, height int) {
 		return
 	}
 	cmd := exec.Command("/bin/sh", "-c", pager)
+	var env []string
+	out, env = pagerColour(out, pager)
+	cmd.Env = append(os.Environ(), env...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = bytes.NewReader(out), w, errw
 	err := cmd.Run()
 	var exit *exec.ExitError
@@ -65,4 +69,30 @@ func terminalSize() (int, int) {
 		return 0, 0
 	}
 	return w, h
+}
+
+// pagerColour decides what the pager gets: colour only when it shows it.
+// less shows colour escapes with -R: when $LESS is unset the pager runs
+// with LESS=R (the convention git and systemd follow), when $LESS already
+// has R (or r) the colour is kept; any other pager, or a less told
+// otherwise, gets the output with its colour stripped, so escapes never
+// reach the screen as text. env is what to add to the pager's environment.
+func pagerColour(out []byte, pager string) (_ []byte, env []string) {
+	less, set := os.LookupEnv("LESS")
+	if isLess(pager) {
+		if !set {
+			return out, []string{"LESS=R"}
+		}
+		if strings.ContainsAny(less, "Rr") {
+			return out, nil
+		}
+	}
+	return stripColour(out), nil
+}
+
+// isLess reports whether the pager command runs less (its first word,
+// path and arguments aside: `less`, `/usr/bin/less -S`).
+func isLess(pager string) bool {
+	fields := strings.Fields(pager)
+	return len(fields) > 0 && filepath.Base(fields[0]) == "less"
 }

@@ -235,13 +235,13 @@ func (s *session) sessionExec(env *Env, argv []string) int {
 	name := argv[0]
 	if name == "help" && len(argv) == 2 {
 		if h, ok := sessionCommands[argv[1]]; ok {
-			fmt.Fprint(env.Stdout, h)
+			writeFitted(env, h)
 			return ExitOK
 		}
 	}
 	code := Exec(env, argv)
 	if name == "help" && len(argv) == 1 && code == ExitOK {
-		fmt.Fprint(env.Stdout, sessionHelp)
+		writeFitted(env, sessionHelp)
 	}
 	return code
 }

@@ -8,8 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/chzyer/readline"
 )
 
 // tableExec is one command in .mode table. The command runs in JSON mode
@@ -249,14 +247,14 @@ func writeTable(w io.Writer, rows []row) {
 	widths := make([]int, len(cols))
 	for _, line := range grid {
 		for j, c := range line {
-			widths[j] = max(widths[j], displayWidth(c.text))
+			widths[j] = max(widths[j], displayWidth(c.text, 0))
 		}
 	}
 	var b strings.Builder
 	for _, line := range grid {
 		b.Reset()
 		for j, c := range line {
-			pad := strings.Repeat(" ", widths[j]-displayWidth(c.text))
+			pad := strings.Repeat(" ", widths[j]-displayWidth(c.text, 0))
 			if j > 0 {
 				b.WriteString("  ")
 			}
@@ -269,6 +267,3 @@ func writeTable(w io.Writer, rows []row) {
 		io.WriteString(w, strings.TrimRight(b.String(), " ")+"\n")
 	}
 }
-
-// displayWidth is the number of terminal columns s takes.
-func displayWidth(s string) int { return readline.Runes{}.WidthAll([]rune(s)) }

@@ -157,7 +157,7 @@ func TestUsageErrors(t *testing.T) {
 func TestHelp(t *testing.T) {
 	t.Parallel()
 	w := newWS(t)
-	for _, argv := range [][]string{{"help"}, {"--db", w.db, "help"}, {"help", "--json"}} {
+	for _, argv := range [][]string{{"help"}, {"--db", w.db, "help"}} { // help --json: help_test.go
 		r := w.raw(nil, argv...)
 		require.Equal(t, 0, r.code, "%s", r)
 		require.Contains(t, r.stdout, "commands")

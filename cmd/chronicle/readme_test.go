@@ -1,0 +1,238 @@
+package main
+
+// The README replay: every ```console block of README.md is run, command
+// by command, in one shell, in a copy of the repository after `make run`
+// (as a new user would after cloning), and each command's output must be
+// the one the README shows. Regenerate the README's outputs with
+//
+//	go test ./cmd/chronicle -run TestReadme -args -rewrite
+//
+// (review the diff: `…` elisions of a command whose output changed are
+// replaced by its whole output).
+//
+// The convention: in a ```console block a line starting with "$ " is a
+// command (run in bash with stdin from /dev/null unless it redirects it,
+// stderr merged into stdout); the lines up to the next command are its
+// output. In expected output a line that is only "…" stands for any
+// number of lines and "…" inside a line for any text. Timestamps, the
+// temporary directories of mktemp and durations are normalised on both
+// sides; the archive's clock is SOURCE_DATE_EPOCH (import times, and with
+// them store digests and receipt IDs, are those of a fixed instant).
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+var rewrite = flag.Bool("rewrite", false, "rewrite the expected outputs of README.md's console blocks")
+
+const readmePath = "../../README.md"
+
+// example is one command of a console block and its expected output.
+type example struct {
+	line     int      // 1-based README line of the command
+	command  string   // without "$ "
+	expected []string // the output lines
+}
+
+// readmeExamples extracts the console blocks' commands in order.
+func readmeExamples(text string) []example {
+	var out []example
+	in := false
+	for i, l := range strings.Split(text, "\n") {
+		switch {
+		case !in && l == "```console":
+			in = true
+		case in && l == "```":
+			in = false
+		case in && strings.HasPrefix(l, "$ "):
+			out = append(out, example{line: i + 1, command: strings.TrimPrefix(l, "$ ")})
+		case in && len(out) > 0:
+			out[len(out)-1].expected = append(out[len(out)-1].expected, l)
+		}
+	}
+	return out
+}
+
+var (
+	timestamp = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)`)
+	tempDir   = regexp.MustCompile(`/tmp/[^\s:'"]*`)
+	duration  = regexp.MustCompile(`\b\d+(\.\d+)?(ns|µs|ms|s)\b`)
+)
+
+// normalise replaces what varies from run to run.
+func normalise(s string) string {
+	s = timestamp.ReplaceAllString(s, "TIME")
+	s = tempDir.ReplaceAllString(s, "/tmp/TMP")
+	return duration.ReplaceAllString(s, "DURATION")
+}
+
+// expectation is the pattern a command's normalised output must match.
+func expectation(lines []string) *regexp.Regexp {
+	var b strings.Builder
+	b.WriteString(`^`)
+	for _, l := range lines {
+		if l == "…" {
+			b.WriteString(`(?:[^\n]*\n)*?`)
+			continue
+		}
+		parts := strings.Split(normalise(l), "…")
+		for i, p := range parts {
+			if i > 0 {
+				b.WriteString(`[^\n]*?`)
+			}
+			b.WriteString(regexp.QuoteMeta(p))
+		}
+		b.WriteString(`\n`)
+	}
+	b.WriteString(`$`)
+	return regexp.MustCompile(b.String())
+}
+
+// shell is one bash process the examples run in, so that cd and
+// variables carry from one command to the next as in a terminal.
+type shell struct {
+	in  io.WriteCloser
+	out *bufio.Reader
+	cmd *exec.Cmd
+}
+
+const endMark = "__README_COMMAND_DONE__"
+
+func startShell(t *testing.T, dir string, env []string) *shell {
+	cmd := exec.Command("bash", "--norc", "--noprofile")
+	cmd.Dir, cmd.Env = dir, env
+	in, err := cmd.StdinPipe()
+	require.NoError(t, err)
+	r, w, err := os.Pipe()
+	require.NoError(t, err)
+	cmd.Stdout, cmd.Stderr = w, w
+	require.NoError(t, cmd.Start())
+	w.Close()
+	sh := &shell{in: in, out: bufio.NewReader(r), cmd: cmd}
+	t.Cleanup(func() { in.Close(); cmd.Wait(); r.Close() })
+	return sh
+}
+
+// run runs one command line and returns what it printed.
+func (sh *shell) run(t *testing.T, command string) string {
+	_, err := fmt.Fprintf(sh.in, "{ %s\n} </dev/null 2>&1; printf '\\n%s %%d\\n' $?\n", command, endMark)
+	require.NoError(t, err)
+	var b strings.Builder
+	done := make(chan error, 1)
+	go func() {
+		for {
+			l, err := sh.out.ReadString('\n')
+			if err != nil {
+				done <- fmt.Errorf("the shell ended: %v (output so far %q)", err, b.String())
+				return
+			}
+			if strings.HasPrefix(l, endMark+" ") {
+				done <- nil
+				return
+			}
+			b.WriteString(l)
+		}
+	}()
+	select {
+	case err := <-done:
+		require.NoError(t, err, command)
+	case <-time.After(60 * time.Second):
+		t.Fatalf("%s: no end after 60s", command)
+	}
+	return strings.TrimSuffix(b.String(), "\n") // the newline before the mark
+}
+
+// repoCopy copies the repository's files (tracked and untracked, not
+// ignored: the state a clone of this tree would have) into a new
+// directory.
+func repoCopy(t *testing.T) string {
+	dst := filepath.Join(t.TempDir(), "chronicle")
+	out, err := exec.Command("git", "-C", "../..", "ls-files", "-z", "--cached", "--others", "--exclude-standard").Output()
+	require.NoError(t, err)
+	for _, name := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
+		src := filepath.Join("../..", name)
+		st, err := os.Lstat(src)
+		if err != nil || !st.Mode().IsRegular() {
+			continue // deleted in the work tree, or not a file
+		}
+		data, err := os.ReadFile(src)
+		require.NoError(t, err)
+		require.NoError(t, os.MkdirAll(filepath.Join(dst, filepath.Dir(name)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dst, name), data, st.Mode().Perm()))
+	}
+	return dst
+}
+
+// TestReadme replays the README's console blocks after `make run`.
+func TestReadme(t *testing.T) {
+	for _, tool := range []string{"bash", "make", "git"} {
+		_, err := exec.LookPath(tool)
+		require.NoError(t, err, "the README replay needs %s", tool)
+	}
+	raw, err := os.ReadFile(readmePath)
+	require.NoError(t, err)
+	examples := readmeExamples(string(raw))
+	require.NotEmpty(t, examples, "README.md has no ```console blocks")
+
+	dir := repoCopy(t)
+	env := append(baseEnv(), "TMPDIR="+t.TempDir())
+	env = append(env, "PATH="+filepath.Join(dir, "bin")+string(os.PathListSeparator)+os.Getenv("PATH"))
+	mk := exec.Command("make", "-s", "run")
+	mk.Dir, mk.Env = dir, env
+	out, err := mk.CombinedOutput()
+	require.NoError(t, err, "make run:\n%s", out)
+
+	sh := startShell(t, dir, env)
+	lines := strings.Split(string(raw), "\n")
+	changed := false
+	var replacements []struct {
+		from, to int
+		with     []string
+	}
+	for _, e := range examples {
+		got := sh.run(t, e.command)
+		want := expectation(e.expected)
+		got = strings.TrimSuffix(got, "\n") // the output's last newline
+		norm := normalise(got)
+		if got != "" {
+			norm += "\n"
+		}
+		if want.MatchString(norm) {
+			continue
+		}
+		if *rewrite {
+			var with []string
+			if got != "" {
+				with = strings.Split(got, "\n")
+			}
+			replacements = append(replacements, struct {
+				from, to int
+				with     []string
+			}{e.line, e.line + len(e.expected), with})
+			changed = true
+			continue
+		}
+		t.Errorf("README.md:%d: $ %s\nwant:\n%s\ngot:\n%s", e.line, e.command, strings.Join(e.expected, "\n"), got)
+	}
+	if !changed {
+		return
+	}
+	for i := len(replacements) - 1; i >= 0; i-- {
+		r := replacements[i]
+		lines = append(lines[:r.from], append(r.with, lines[r.to:]...)...)
+	}
+	require.NoError(t, os.WriteFile(readmePath, []byte(strings.Join(lines, "\n")), 0o644))
+	t.Logf("rewrote the output of %d commands in README.md", len(replacements))
+}
