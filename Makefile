@@ -8,8 +8,16 @@ PKGS    := ./...
 
 all: build
 
+# The version and commit `chronicle version` reports, from git when the tree
+# is a clone (the toolchain's own VCS stamp is off on machines with
+# GOFLAGS=-buildvcs=false).
+REPL := github.com/casper-chronicle/chronicle/repl
+STAMP = -X $(REPL).stampedVersion=$(shell git describe --tags --always --dirty 2>/dev/null) \
+	-X $(REPL).stampedCommit=$(shell git rev-parse HEAD 2>/dev/null) \
+	-X $(REPL).stampedModified=$(shell test -n "$$(git status --porcelain 2>/dev/null)" && echo true)
+
 build:
-	CGO_ENABLED=0 $(GO) build -o $(BIN)/ ./cmd/...
+	CGO_ENABLED=0 $(GO) build -ldflags "$(STAMP)" -o $(BIN)/ ./cmd/...
 
 # run: build the commands, open (or create) ./chronicle.db, ingest the
 # sample stories if the archive is empty (and the two-document story of

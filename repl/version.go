@@ -8,6 +8,15 @@ import (
 	"github.com/casper-chronicle/chronicle/db"
 )
 
+// Stamped by the linker (`make build`: -X with git's commit and
+// describe), for toolchains that record no VCS information: this machine's
+// Go runs with GOFLAGS=-buildvcs=false. The toolchain's own stamp wins.
+var (
+	stampedVersion  string
+	stampedCommit   string
+	stampedModified string // "true" when built from a tree with changes
+)
+
 // unstamped is what version shows for what the build did not record (a
 // binary built without module or VCS information, such as `go build
 // -buildvcs=false` or a test binary).
@@ -34,10 +43,16 @@ func buildVersion() versionInfo {
 // none was recorded).
 func versionFrom(info *debug.BuildInfo, ok bool) versionInfo {
 	v := versionInfo{Version: unstamped, Commit: unstamped, Go: runtime.Version(), Schema: db.SchemaVersion}
+	if stampedVersion != "" {
+		v.Version = stampedVersion
+	}
+	if stampedCommit != "" {
+		v.Commit, v.Modified = stampedCommit, stampedModified == "true"
+	}
 	if !ok || info == nil {
 		return v
 	}
-	if info.Main.Version != "" {
+	if info.Main.Version != "" && (info.Main.Version != "(devel)" || stampedVersion == "") {
 		v.Version = info.Main.Version
 	}
 	for _, s := range info.Settings {

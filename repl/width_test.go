@@ -123,6 +123,20 @@ func TestVersionFrom(t *testing.T) {
 	}
 }
 
+// TestVersionLinkerStamp: make build's -X stamp fills what a toolchain
+// without VCS stamping leaves out; the toolchain's own stamp wins.
+func TestVersionLinkerStamp(t *testing.T) {
+	defer func(v, c, m string) { stampedVersion, stampedCommit, stampedModified = v, c, m }(stampedVersion, stampedCommit, stampedModified)
+	stampedVersion, stampedCommit, stampedModified = "bf61bf7-dirty", "bf61bf7ca88184879c2d932a76500a73cced489f", "true"
+	got := versionFrom(&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, true)
+	require.Equal(t, "bf61bf7-dirty", got.Version)
+	require.Equal(t, "bf61bf7ca88184879c2d932a76500a73cced489f", got.Commit)
+	require.True(t, got.Modified)
+	got = versionFrom(&debug.BuildInfo{Main: debug.Module{Version: "v1.2.3"}, Settings: []debug.BuildSetting{
+		{Key: "vcs.revision", Value: "0123"}, {Key: "vcs.modified", Value: "false"}}}, true)
+	require.Equal(t, versionInfo{Version: "v1.2.3", Commit: "0123", Go: runtime.Version(), Schema: db.SchemaVersion}, got)
+}
+
 // unsetEnv unsets name for the test (t.Setenv first, which restores it).
 func unsetEnv(t *testing.T, name string) {
 	t.Helper()
