@@ -34,6 +34,6 @@ func runHelp(x *ctx) error {
 		fmt.Fprintf(w, "  %-38s %s\n", strings.TrimSpace(c.name+" "+c.args), c.summary)
 	}
 	fmt.Fprintln(w, "flags may come before or after the arguments; -- ends flags; every command takes --db PATH and --json.")
-	fmt.Fprintln(w, "exit codes: 0 success or VALID, 1 failure or INVALID, 2 usage, 3 UNSUPPORTED.")
+	writeExitCodes(w) // the table of exec.go
 	return nil
 }
