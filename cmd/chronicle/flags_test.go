@@ -145,7 +145,7 @@ func TestUsageErrors(t *testing.T) {
 	} {
 		t.Run(strings.Join(tc.argv, " "), func(t *testing.T) {
 			r := w.run(tc.argv...)
-			requireOneLineError(t, r, 2, tc.cmd, tc.want)
+			requireOneLineError(t, asText(t, r), 2, tc.cmd, tc.want)
 		})
 	}
 	_, err := os.Stat(w.db)
@@ -219,7 +219,7 @@ func TestArchiveLocation(t *testing.T) {
 	// --db wins over CHRONICLE_DB; a reader never creates an archive.
 	other := filepath.Join(w.dir, "other.db")
 	r = w.raw(env, "--db", other, "docs")
-	requireOneLineError(t, r, 1, "docs", regexp.QuoteMeta("archive "+other+": no archive at this path"), "`chronicle ingest FILE` creates it")
+	requireOneLineError(t, r, 10, "docs", regexp.QuoteMeta("archive "+other+": no archive at this path"), "`chronicle ingest FILE` creates it")
 	require.NoFileExists(t, other)
 
 	// Default: ./chronicle.db in the working directory.
