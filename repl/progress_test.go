@@ -41,9 +41,9 @@ func TestProgressOnTerminal(t *testing.T) {
 	require.NoError(t, err)
 	for _, want := range []string{
 		"] 0/2 samples/ahmed-khalid-ar.txt", "] 1/2 samples/alice-bob-en.txt", // check
-		"] 2/2 documents indexed in chronicle.db",                             // reindex
-		"] 1/2 old2/ahmed-khalid-ar.txt.chronicle",                            // import
-		"] 3/4 result on ",                                                    // claims check
+		"] 2/2 documents indexed in chronicle.db",  // reindex
+		"] 1/2 old2/ahmed-khalid-ar.txt.chronicle", // import
+		"] 3/4 result on ",                         // claims check
 	} {
 		require.Contains(t, string(raw), want, "progress on the terminal")
 	}
