@@ -175,6 +175,18 @@ type ClaimReport struct {
 // (CLAIMS 5). A refused file (claimcheck.ErrFile) or an identity already
 // kept for another file (ErrCheckExists) changes nothing.
 func (a *Archive) CheckClaims(data []byte) (*ClaimReport, error) {
+	return a.CheckClaimsWith(data, ClaimOptions{})
+}
+
+// ClaimOptions tune CheckClaimsWith.
+type ClaimOptions struct {
+	// Progress is told before each result line is answered: i from 0 of
+	// n, and the document the line names.
+	Progress func(i, n int, document string)
+}
+
+// CheckClaimsWith is CheckClaims with options.
+func (a *Archive) CheckClaimsWith(data []byte, opts ClaimOptions) (*ClaimReport, error) {
 	f, err := claimcheck.ParseFile(data)
 	if err != nil {
 		return nil, err
@@ -210,7 +222,7 @@ func (a *Archive) CheckClaims(data []byte) (*ClaimReport, error) {
 		return nil, err
 	}
 	check := &ClaimCheck{Namespace: f.Namespace, RunID: f.RunID, FileSHA256: f.SHA256, File: data, Resolved: resolved, CheckedAt: now}
-	rep, err := a.decide(check, f)
+	rep, err := a.decide(check, f, opts.Progress)
 	if err != nil {
 		return nil, err
 	}
@@ -257,7 +269,7 @@ func (a *Archive) ReplayCheck(kept *ClaimCheck) (*ClaimReport, error) {
 		return nil, fmt.Errorf("claim check %q/%q: %w: %v", kept.Namespace, kept.RunID, ErrCorrupt, err)
 	}
 	replay := *kept
-	rep, err := a.decide(&replay, f)
+	rep, err := a.decide(&replay, f, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -272,12 +284,16 @@ func (a *Archive) ReplayCheck(kept *ClaimCheck) (*ClaimReport, error) {
 }
 
 // decide answers each result line whose document check.Resolved names and
-// decides every claim's row into check.Rows.
-func (a *Archive) decide(check *ClaimCheck, f *claimcheck.File) (*ClaimReport, error) {
+// decides every claim's row into check.Rows; progress (when set) is told
+// before each result line.
+func (a *Archive) decide(check *ClaimCheck, f *claimcheck.File, progress func(i, n int, document string)) (*ClaimReport, error) {
 	rep := &ClaimReport{Check: check, File: f, Results: map[int64]*ClaimResult{}}
 	answers := map[int64]*claimcheck.Answer{}
 	stores := &storeCache{a: a, whole: map[Digest]*engine.Store{}, evidence: map[Digest]*engine.Store{}}
-	for _, line := range f.Results {
+	for i, line := range f.Results {
+		if progress != nil {
+			progress(i, len(f.Results), line.Document)
+		}
 		res := &ClaimResult{Line: line}
 		rep.Results[line.Ordinal] = res
 		doc, ok := check.Resolved[line.Ordinal]

@@ -126,13 +126,14 @@ func reindexPending(tx *bolt.Tx) bool { return tx.Bucket(bucketMeta).Get(keyRein
 // the indexes and reported in skipped (check reports it too); any other
 // error stops the rebuild, which the next open resumes.
 func (a *Archive) finishReindex() (indexed int, skipped []error, err error) {
-	return a.finishReindexUntil(nil)
+	return a.finishReindexUntil(nil, nil)
 }
 
 // finishReindexUntil is finishReindex that also ends, with ErrInterrupted,
 // between two batches when stop reports true: the mark stays, and the next
-// open of the archive resumes the rebuild.
-func (a *Archive) finishReindexUntil(stop func() bool) (indexed int, skipped []error, err error) {
+// open of the archive resumes the rebuild. progress, when set, is told
+// after each batch how far the rebuild is (documents by import sequence).
+func (a *Archive) finishReindexUntil(stop func() bool, progress func(done, total int)) (indexed int, skipped []error, err error) {
 	for done := false; !done; {
 		if stop != nil && stop() {
 			return indexed, skipped, fmt.Errorf("reindex %w after %d documents; the next open of the archive finishes the rebuild", ErrInterrupted, indexed)
@@ -175,6 +176,9 @@ func (a *Archive) finishReindexUntil(stop func() bool) (indexed int, skipped []e
 				return indexDamage(tx, err)
 			}
 			indexed += docs
+			if progress != nil {
+				progress(int(next-1), int(last))
+			}
 			if next > last {
 				done = true
 				return meta.Delete(keyReindexNext)
@@ -214,10 +218,29 @@ func (a *Archive) Reindex() (int, error) { return a.ReindexUntil(func() bool { r
 // true (ErrInterrupted); the rebuild resumes on the next open. Between
 // batches it releases the archive for a moment (see finishReindexUntil).
 func (a *Archive) ReindexUntil(stop func() bool) (int, error) {
+	return a.ReindexWith(ReindexOptions{Stop: stop})
+}
+
+// ReindexOptions tune ReindexWith.
+type ReindexOptions struct {
+	// Stop, when it reports true, ends the rebuild between two batches
+	// (ErrInterrupted); the next open resumes it.
+	Stop func() bool
+	// Progress is told after each committed batch: done of total
+	// documents (by import sequence).
+	Progress func(done, total int)
+}
+
+// ReindexWith is Reindex with options.
+func (a *Archive) ReindexWith(opts ReindexOptions) (int, error) {
+	stop := opts.Stop
+	if stop == nil {
+		stop = func() bool { return false }
+	}
 	if err := a.bolt.Update(a.startReindex); err != nil {
 		return 0, err
 	}
-	n, skipped, err := a.finishReindexUntil(stop)
+	n, skipped, err := a.finishReindexUntil(stop, opts.Progress)
 	if err != nil {
 		return n, err
 	}

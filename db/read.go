@@ -35,6 +35,9 @@ func (a *Archive) Resolve(arg string) (*Document, error) {
 		d, err = resolve(tx, arg)
 		return err
 	})
+	if err != nil {
+		err = &DocumentError{Arg: arg, Err: err}
+	}
 	return d, err
 }
 

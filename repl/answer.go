@@ -43,7 +43,7 @@ func (x *ctx) answerQuestion(docArg, question string) error {
 	asJSON := x.json()
 	switch {
 	case asJSON:
-		fmt.Fprintf(x.out(), "%s\n", ans.JSON)
+		x.printAnswerJSON(ans.JSON, ans.Receipt)
 	case ans.Settlement != nil:
 		x.renderSettlement(ans.Doc, ans.Settlement)
 	default:
@@ -115,6 +115,7 @@ func (x *ctx) receiptNote(id db.Digest, listing string) string {
 // line saying where the receipt is.
 func (x *ctx) showSetReceipt(rec *db.SetReceipt, asJSON bool) {
 	switch {
+	case x.inlineReceipt(): // in the JSON (printSetAnswerJSON, printSetAnswer)
 	case x.p.value("receipt") == "-":
 		x.out().Write(rec.Encode())
 	case !asJSON:
@@ -126,6 +127,7 @@ func (x *ctx) showSetReceipt(rec *db.SetReceipt, asJSON bool) {
 // the readable view a line saying where the receipt is.
 func (x *ctx) showReceipt(rec *db.Receipt, d *db.Document, asJSON bool) {
 	switch {
+	case x.inlineReceipt(): // in the JSON line (printAnswerJSON)
 	case x.p.value("receipt") == "-":
 		x.out().Write(rec.Encode())
 	case !asJSON:
@@ -211,7 +213,7 @@ func (x *ctx) findInDocument(docArg, terms string) error {
 	}
 	asJSON := x.json()
 	if asJSON {
-		fmt.Fprintf(x.out(), "%s\n", ans.JSON)
+		x.printAnswerJSON(ans.JSON, ans.Receipt)
 	} else {
 		x.renderFind(ans.Doc, ans.Find)
 	}

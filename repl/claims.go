@@ -92,7 +92,12 @@ func runClaimsCheck(x *ctx, args []string) error {
 	if err != nil {
 		return err
 	}
-	rep, err := a.CheckClaims(data)
+	bar := newProgress(x.env, 0)
+	rep, err := a.CheckClaimsWith(data, db.ClaimOptions{Progress: func(i, n int, doc string) {
+		bar.total = n
+		bar.step(i, "result on "+sanitize(doc))
+	}})
+	bar.clear()
 	if err != nil {
 		return fmt.Errorf("%s: %w", sanitize(args[0]), err)
 	}
@@ -204,7 +209,7 @@ func (x *ctx) renderResultEvidence(res *db.ClaimResult, rule string) {
 
 // formatTime renders Unix seconds as RFC 3339 UTC, as docs does.
 func formatTime(unix uint64) string {
-	return time.Unix(int64(unix), 0).UTC().Format("2006-01-02T15:04:05Z")
+	return rfc3339(time.Unix(int64(unix), 0))
 }
 
 // clipText shortens s to at most n characters for a table cell.
@@ -236,7 +241,7 @@ func runClaimsRead(x *ctx, args []string) error {
 		if err != nil {
 			bad++
 		}
-		if x.p.has("json") || x.env.JSON {
+		if x.machine() {
 			j := map[string]any{"line": i + 1, "ok": err == nil}
 			if err != nil {
 				j["problem"] = err.Error()
@@ -251,7 +256,7 @@ func runClaimsRead(x *ctx, args []string) error {
 		}
 	}
 	if bad > 0 {
-		return exitStatus(ExitFailure)
+		return quietStatus(ExitFailure, kindInvalid, withObject(fmt.Errorf("%d of %d rows are invalid", bad, len(lines)), "file", args[0]))
 	}
 	return nil
 }
@@ -273,7 +278,7 @@ func runClaimsVerify(x *ctx, args []string) error {
 		return err
 	}
 	bad := 0
-	asJSON := x.p.has("json") || x.env.JSON
+	asJSON := x.machine()
 	for _, v := range verdicts {
 		if v.Problem != "" {
 			bad++
@@ -304,7 +309,7 @@ func runClaimsVerify(x *ctx, args []string) error {
 		fmt.Fprintln(x.out(), "VALID")
 	}
 	if bad > 0 {
-		return exitStatus(ExitFailure)
+		return quietStatus(ExitFailure, kindInvalid, withObject(fmt.Errorf("INVALID (%d of %d rows)", bad, len(verdicts)), "file", args[0]))
 	}
 	return nil
 }
@@ -318,7 +323,7 @@ func runClaimsList(x *ctx, _ []string) error {
 	if err != nil {
 		return err
 	}
-	asJSON := x.p.has("json") || x.env.JSON
+	asJSON := x.machine()
 	if !asJSON {
 		if len(checks) == 0 {
 			fmt.Fprintln(x.out(), "no claim checks kept (`claims check FILE` makes one)")

@@ -20,11 +20,11 @@ func runDocs(x *ctx) error {
 	if err != nil {
 		return err
 	}
-	if x.p.has("json") || x.env.JSON {
+	if x.machine() {
 		for _, d := range docs {
 			printJSONLine(x.out(), map[string]any{
 				"document_sha256": d.SHA256.String(), "names": d.Names, "size": d.SourceSize,
-				"events": d.EventCount, "imported_at": d.ImportedAt, "store_version": d.Version,
+				"events": d.EventCount, "imported_at": d.ImportedAt, "imported": rfc3339(d.Imported()), "store_version": d.Version,
 			})
 		}
 		return nil
@@ -36,7 +36,7 @@ func runDocs(x *ctx) error {
 	fmt.Fprintf(x.out(), "%-12s  %10s  %6s  %-20s  %s\n", "SHA256", "BYTES", "EVENTS", "IMPORTED", "NAMES")
 	for _, d := range docs {
 		fmt.Fprintf(x.out(), "%-12s  %10d  %6d  %-20s  %s\n", d.SHA256.Short(), d.SourceSize, d.EventCount,
-			d.Imported().Format("2006-01-02T15:04:05Z"), sanitize(strings.Join(d.Names, ", ")))
+			rfc3339(d.Imported()), sanitize(strings.Join(d.Names, ", ")))
 	}
 	return nil
 }
@@ -59,7 +59,7 @@ func runShow(x *ctx) error {
 	}
 	// Buffered: a document can have millions of lines, each one write.
 	w := bufio.NewWriterSize(x.out(), 64<<10)
-	asJSON := x.p.has("json") || x.env.JSON
+	asJSON := x.machine()
 	shown := 0
 	err = a.Lines(d, from, to, func(l db.Line) error {
 		shown++
@@ -141,7 +141,7 @@ func runStats(x *ctx) error {
 		{"archive", a.Path()}, {"schema_version", db.SchemaVersion}, {"documents", len(docs)}, {"events", events},
 		{"receipts", len(receipts) + len(sets)}, {"source_bytes", source}, {"stored_bytes", stored}, {"file_bytes", fileSize},
 	}
-	if x.p.has("json") || x.env.JSON {
+	if x.machine() {
 		m := map[string]any{}
 		for _, s := range stats {
 			m[s.key] = s.val

@@ -118,21 +118,3 @@ func runEntities(x *ctx) error {
 	}
 	return nil
 }
-
-// runReindex rebuilds the term and entity indexes.
-func runReindex(x *ctx) error {
-	a, err := x.open(true)
-	if err != nil {
-		return err
-	}
-	stop := x.env.Interrupted
-	if stop == nil {
-		stop = func() bool { return false }
-	}
-	n, err := a.ReindexUntil(stop)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(x.out(), "reindexed %d documents in %s\n", n, a.Path())
-	return nil
-}

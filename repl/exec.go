@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"regexp"
 	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/casper-chronicle/chronicle/db"
@@ -19,13 +21,38 @@ import (
 	bolterr "go.etcd.io/bbolt/errors"
 )
 
-// Exit codes (ARCHITECTURE 5).
+// Exit codes (ARCHITECTURE 5, README "Exit codes"). No archive and busy
+// follow restic's 10 and 11 (repository does not exist, failed to lock),
+// an interrupt the shell's 128+SIGINT.
 const (
 	ExitOK          = 0
 	ExitFailure     = 1
 	ExitUsage       = 2
 	ExitUnsupported = 3
+	ExitNoArchive   = 10
+	ExitBusy        = 11
+	ExitInterrupted = 130
 )
+
+// ExitCode is one row of the exit code table: the code, a short name for
+// help's one-line summary and what it means (help --json, README).
+type ExitCode struct {
+	Code    int    `json:"code"`
+	Short   string `json:"short"`
+	Meaning string `json:"meaning"`
+}
+
+// ExitCodes is the one table of exit codes; every command exits with one
+// of these (README "Exit codes" shows the same table).
+var ExitCodes = []ExitCode{
+	{ExitOK, "success or VALID", "success; VALID (verify, receipts --verify, claims verify)"},
+	{ExitFailure, "failure or INVALID", "failure: a rejected file, a damaged archive, a problem check found; INVALID"},
+	{ExitUsage, "usage", "usage: a wrong command line (unknown flag, missing argument, bad value)"},
+	{ExitUnsupported, "UNSUPPORTED", "UNSUPPORTED: a receipt whose integrity only can be checked (V1 QUERY)"},
+	{ExitNoArchive, "no archive", "no archive at the path (`ingest` creates one; reading never does)"},
+	{ExitBusy, "archive busy", "the archive is busy: another process held its lock for all of --wait"},
+	{ExitInterrupted, "interrupted", "interrupted (Ctrl-C): ingest, import, check or reindex stopped between documents"},
+}
 
 // Env is what a command runs against: the archive path, output streams and
 // whether they are terminals.
@@ -165,7 +192,7 @@ func Exec(env *Env, argv []string) int {
 		return ExitUsage
 	}
 	err := cmd.exec(env, argv[1:])
-	return report(env, cmd.name, err)
+	return reportAs(env, cmd.name, argvMachine(env, argv[1:]), err)
 }
 
 // unknownCommand is the message for a first word that names no command:
@@ -230,10 +257,16 @@ func orSemicolon(hint string) string {
 func (c *command) exec(env *Env, args []string) error {
 	p, err := parseArgs(args, c.flags)
 	if err != nil {
+		if f := flagOf(args, c.flags, err); f != "" {
+			return withObject(err, "flag", f)
+		}
 		return err
 	}
 	if len(p.args) < c.min || (c.max >= 0 && len(p.args) > c.max) {
 		return usageErrorf("usage: %s", strings.TrimSpace(c.name+" "+c.args))
+	}
+	if interruptible[c.name] && env.Interrupted == nil {
+		defer catchInterrupt(env)()
 	}
 	x := &ctx{env: env, cmd: c, p: p}
 	defer func() {
@@ -261,7 +294,7 @@ func runGuarded(x *ctx) (err error) {
 		if r := recover(); r != nil {
 			err = panicError(path, x.cmd.name, r)
 		}
-		err = cleanError(path, err)
+		err = archiveObject(path, cleanError(path, err))
 	}()
 	if err := checkOutputFiles(x); err != nil {
 		return err
@@ -358,19 +391,87 @@ func cleanError(path string, err error) error {
 
 // report prints err as one line and maps it to an exit code.
 func report(env *Env, name string, err error) int {
-	var usage *usageError
+	return reportAs(env, name, env.JSON, err)
+}
+
+// reportAs is report with the output chosen: in machine mode the error is
+// one JSON object on stderr (errorJSON), else one text line; the exit code
+// comes from the table (classify). A quiet status (a verdict the command
+// printed) adds no text line.
+func reportAs(env *Env, name string, machine bool, err error) int {
 	var status exitStatus
-	switch {
-	case err == nil:
+	var quiet *statusError
+	if err == nil {
 		return ExitOK
-	case errors.As(err, &status):
+	}
+	if errors.As(err, &status) {
 		return int(status)
-	case errors.As(err, &usage):
-		fmt.Fprintf(env.Stderr, "%schronicle %s: %v\n", env.where(), name, err)
-		return ExitUsage
+	}
+	code, kind := classify(err)
+	switch {
+	case machine:
+		printJSONLine(env.Stderr, errorJSON(env, name, code, kind, err))
+	case errors.As(err, &quiet) && quiet.quiet:
 	default:
 		fmt.Fprintf(env.Stderr, "%schronicle %s: %v\n", env.where(), name, err)
-		return ExitFailure
+	}
+	return code
+}
+
+// archiveObject names the archive in an error about the archive itself
+// (missing, busy, damaged, not an archive), for the JSON error.
+func archiveObject(path string, err error) error {
+	if err == nil {
+		return nil
+	}
+	switch _, kind := classify(err); kind {
+	case kindNoArchive, kindBusy, kindDamaged, kindNotArchive, kindNewerSchema, kindProblemsFound, kindInterrupted:
+		return withObject(err, "archive", path)
+	}
+	return err
+}
+
+// flagOf names the flag a parse error is about: the token at which
+// parseArgs, given ever longer prefixes of args, first fails as it failed
+// on all of them ("" when the error is about no flag).
+func flagOf(args []string, specs []flagSpec, err error) string {
+	for k := 1; k <= len(args); k++ {
+		if _, perr := parseArgs(args[:k], specs); perr != nil && perr.Error() == err.Error() {
+			name, _, _ := strings.Cut(strings.TrimPrefix(args[k-1], "--"), "=")
+			if !strings.HasPrefix(args[k-1], "--") {
+				return ""
+			}
+			return name
+		}
+	}
+	return ""
+}
+
+// interruptible commands stop at their next document on Ctrl-C.
+var interruptible = map[string]bool{"ingest": true, "import": true, "check": true, "reindex": true}
+
+// catchInterrupt makes the first Ctrl-C of the CLI (where no session set
+// Env.Interrupted) ask the command to stop at its next document, which
+// lands whole or not at all (exit 130); a second Ctrl-C ends the process
+// as usual. It returns the function that undoes it.
+func catchInterrupt(env *Env) func() {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt)
+	var stop atomic.Bool
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-ch:
+			stop.Store(true)
+			signal.Stop(ch)
+		case <-done:
+		}
+	}()
+	env.Interrupted = stop.Load
+	return func() {
+		close(done)
+		signal.Stop(ch)
+		env.Interrupted = nil
 	}
 }
 

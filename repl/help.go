@@ -41,7 +41,9 @@ func runHelp(x *ctx) error {
 		helpItem(w, strings.TrimSpace(c.name+" "+c.args), c.summary, width)
 	}
 	fmt.Fprintln(w, wrapText("flags may come before or after the arguments; -- ends flags; every command takes --db PATH and --json.", width, 0))
-	fmt.Fprintln(w, wrapText("exit codes: 0 success or VALID, 1 failure or INVALID, 2 usage, 3 UNSUPPORTED.", width, 0))
+	for _, line := range exitCodesLines() {
+		fmt.Fprintln(w, wrapText(line, width, 7))
+	}
 	return nil
 }
 

@@ -79,8 +79,7 @@ func runIngest(x *ctx) (err error) {
 		path := e.path
 		if x.env.Interrupted != nil && x.env.Interrupted() {
 			progress.clear()
-			fmt.Fprintf(x.env.Stderr, "chronicle ingest: interrupted; %d of %d files not ingested\n", files-done, files)
-			return exitStatus(ExitFailure)
+			return interruptedErrorf("%d of %d files not ingested", files-done, files)
 		}
 		progress.step(done, path)
 		done++
@@ -103,7 +102,9 @@ func runIngest(x *ctx) (err error) {
 				name, res.Doc.SHA256.Short(), prev.Short())
 		}
 		if single && x.p.value("receipt") == "-" {
-			x.out().Write(res.Receipt.Encode())
+			if !x.inlineReceipt() { // else it is in the JSON outcome line
+				x.out().Write(res.Receipt.Encode())
+			}
 		} else if single && x.p.has("receipt") {
 			if err := fileio.WriteOnce(x.p.value("receipt"), res.Receipt.Encode()); err != nil {
 				return err
@@ -112,7 +113,7 @@ func runIngest(x *ctx) (err error) {
 	}
 	progress.clear()
 	if rejected > 0 {
-		return fmt.Errorf("%d of %d files rejected", rejected, counted)
+		return rejectedErrorf("%d of %d files rejected", rejected, counted)
 	}
 	return nil
 }
@@ -185,6 +186,9 @@ func (x *ctx) outcome(kind, path string, res *db.IngestResult, detail string) {
 		case res != nil:
 			j["document_sha256"] = res.Doc.SHA256.String()
 			j["events"] = res.Doc.EventCount
+			if x.inlineReceipt() {
+				j[receiptField], j["receipt_id"] = string(res.Receipt.Encode()), res.Receipt.ID().String()
+			}
 		case kind == "skipped":
 			j["reason"] = detail
 		default:

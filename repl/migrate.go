@@ -8,7 +8,8 @@ import (
 )
 
 // runImport brings existing .chronicle stores (V1 or V2) and the receipts
-// beside them into the archive.
+// beside them into the archive: one outcome line per store, a progress
+// bar on a terminal, and Ctrl-C stops it before the next store.
 func runImport(x *ctx) (err error) {
 	a, err := x.open(true)
 	if err != nil {
@@ -22,30 +23,69 @@ func runImport(x *ctx) (err error) {
 		}
 	}()
 	failed := 0
-	for _, path := range x.p.args {
+	bar := newProgress(x.env, len(x.p.args))
+	defer bar.clear()
+	for i, path := range x.p.args {
+		if x.env.Interrupted != nil && x.env.Interrupted() {
+			bar.clear()
+			return interruptedErrorf("%d of %d stores not imported", len(x.p.args)-i, len(x.p.args))
+		}
+		bar.step(i, sanitize(path))
 		rep, err := migrate.ImportFile(a, path)
+		bar.clear()
 		if err != nil {
 			failed++
-			fmt.Fprintf(x.out(), "%-8s  %v\n", "rejected", err) // err names path
+			x.importOutcome(path, nil, err)
 			continue
 		}
-		r := rep.Result
-		switch {
-		case r.Conflict:
-			fmt.Fprintf(x.out(), "%-8s  %s  %s  the document is already in the archive with another store (V%d, imported %s); kept that one, %d receipts not imported\n",
-				"conflict", path, r.Doc.SHA256.Short(), r.Doc.Version, r.Doc.Imported().Format("2006-01-02T15:04:05Z"), len(rep.Receipts))
-		case r.Present:
-			fmt.Fprintf(x.out(), "%-8s  %s  %s  already in the archive; %d new receipts (%d already kept)\n",
-				"present", path, r.Doc.SHA256.Short(), r.Receipts, r.Unchanged)
-		default:
-			fmt.Fprintf(x.out(), "%-8s  %s  %s  V%d store, %d events, %d receipts\n",
-				"imported", path, r.Doc.SHA256.Short(), rep.Store.Version, len(rep.Store.Events), r.Receipts)
-		}
+		x.importOutcome(path, rep, nil)
 	}
 	if failed > 0 {
-		return fmt.Errorf("%d of %d stores rejected", failed, len(x.p.args))
+		return rejectedErrorf("%d of %d stores rejected", failed, len(x.p.args))
 	}
 	return nil
+}
+
+// importOutcome prints one store's outcome: imported, present, conflict
+// or rejected (err, which names the path).
+func (x *ctx) importOutcome(path string, rep *migrate.Report, err error) {
+	if x.machine() {
+		j := map[string]any{"path": path}
+		if err != nil {
+			_, kind := classify(err)
+			j["outcome"], j["error"], j["message"] = "rejected", kind, err.Error()
+			printJSONLine(x.out(), j)
+			return
+		}
+		r := rep.Result
+		j["document_sha256"], j["store_version"], j["imported"] = r.Doc.SHA256.String(), r.Doc.Version, rfc3339(r.Doc.Imported())
+		switch {
+		case r.Conflict:
+			j["outcome"], j["receipts_not_imported"] = "conflict", len(rep.Receipts)
+		case r.Present:
+			j["outcome"], j["receipts"], j["receipts_kept_before"] = "present", r.Receipts, r.Unchanged
+		default:
+			j["outcome"], j["events"], j["receipts"] = "imported", len(rep.Store.Events), r.Receipts
+		}
+		printJSONLine(x.out(), j)
+		return
+	}
+	if err != nil {
+		fmt.Fprintf(x.out(), "%-8s  %v\n", "rejected", err) // err names path
+		return
+	}
+	r := rep.Result
+	switch {
+	case r.Conflict:
+		fmt.Fprintf(x.out(), "%-8s  %s  %s  the document is already in the archive with another store (V%d, imported %s); kept that one, %d receipts not imported\n",
+			"conflict", path, r.Doc.SHA256.Short(), r.Doc.Version, rfc3339(r.Doc.Imported()), len(rep.Receipts))
+	case r.Present:
+		fmt.Fprintf(x.out(), "%-8s  %s  %s  already in the archive; %d new receipts (%d already kept)\n",
+			"present", path, r.Doc.SHA256.Short(), r.Receipts, r.Unchanged)
+	default:
+		fmt.Fprintf(x.out(), "%-8s  %s  %s  V%d store, %d events, %d receipts\n",
+			"imported", path, r.Doc.SHA256.Short(), rep.Store.Version, len(rep.Store.Events), r.Receipts)
+	}
 }
 
 // runMigrate upgrades the archive schema (opening for writing runs every
@@ -59,12 +99,28 @@ func runMigrate(x *ctx) error {
 	if err != nil {
 		return err
 	}
+	var steps []db.Upgrade
+	if a.UpgradedFrom != 0 {
+		steps = db.Upgrades[a.UpgradedFrom-1 : v-1]
+	}
+	if x.machine() {
+		done := []map[string]any{}
+		for _, u := range steps {
+			done = append(done, map[string]any{"from": u.From, "to": u.From + 1, "summary": u.Summary})
+		}
+		from := v
+		if a.UpgradedFrom != 0 {
+			from = a.UpgradedFrom
+		}
+		printJSONLine(x.out(), map[string]any{"archive": a.Path(), "schema_from": from, "schema": v, "upgraded": a.UpgradedFrom != 0, "steps": done})
+		return nil
+	}
 	if a.UpgradedFrom == 0 {
 		fmt.Fprintf(x.out(), "%s: schema %d, nothing to do\n", a.Path(), v)
 		return nil
 	}
 	fmt.Fprintf(x.out(), "%s: upgraded schema %d to %d\n", a.Path(), a.UpgradedFrom, v)
-	for _, u := range db.Upgrades[a.UpgradedFrom-1 : v-1] {
+	for _, u := range steps {
 		fmt.Fprintf(x.out(), "  %d→%d  %s\n", u.From, u.From+1, u.Summary)
 	}
 	return nil

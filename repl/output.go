@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -18,6 +19,10 @@ func printJSONLine(w io.Writer, v any) {
 	}
 	fmt.Fprintf(w, "%s\n", b)
 }
+
+// rfc3339 is how every view shows a time: RFC 3339 in UTC, to the second
+// (the archive records seconds).
+func rfc3339(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
 // progress draws "[i/N] path" on a terminal stderr for batches of several
 // files; elsewhere it prints nothing.

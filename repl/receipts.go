@@ -64,7 +64,7 @@ func runReceipts(x *ctx) error {
 	}
 	for _, r := range recs {
 		verdict := verdictOf(func() (receipt.Outcome, error) { return a.Verify(r, receipt.Canonical{}) })
-		if x.p.has("json") || x.env.JSON {
+		if x.machine() {
 			j := map[string]any{"id": r.ID().String(), "kind": r.Kind, "document_sha256": r.Document.String(),
 				"question": r.Question, "receipt": string(r.Encode())}
 			if verdict != "" {
@@ -91,7 +91,7 @@ func runReceipts(x *ctx) error {
 	sv := a.NewSetVerifier() // checks each bound document once for all receipts
 	for _, r := range sets {
 		verdict := verdictOf(func() (receipt.Outcome, error) { return sv.Verify(r) })
-		if x.p.has("json") || x.env.JSON {
+		if x.machine() {
 			j := map[string]any{"id": r.ID().String(), "kind": r.Kind, "documents": r.Documents, "set_sha256": r.Set.String(),
 				"question": r.Question, "receipt": string(r.Encode())}
 			if r.Kind == db.KindArchiveFind {
@@ -111,7 +111,7 @@ func runReceipts(x *ctx) error {
 	}
 	for _, o := range originals {
 		verdict := verdictOf(func() (receipt.Outcome, error) { return a.VerifyOriginal(o.Bytes, receipt.Canonical{}) })
-		if x.p.has("json") || x.env.JSON {
+		if x.machine() {
 			j := map[string]any{"id": o.ID().String(), "original": o.Name, "document_sha256": o.Document.String(), "receipt": string(o.Bytes)}
 			if verdict != "" {
 				j["verdict"] = verdict
@@ -129,17 +129,17 @@ func runReceipts(x *ctx) error {
 		return labelErr
 	}
 	total := len(recs) + len(sets) + len(originals)
-	if total == 0 && !(x.p.has("json") || x.env.JSON) {
+	if total == 0 && !(x.machine()) {
 		fmt.Fprintln(x.out(), "(no receipts)")
 	}
 	// Exit like verify: 1 when any receipt is INVALID, else 3 when any is
 	// UNSUPPORTED.
 	if invalid > 0 {
-		return fmt.Errorf("%d of %d receipts are INVALID", invalid, total)
+		return withStatus(ExitFailure, kindInvalid, fmt.Errorf("%d of %d receipts are INVALID", invalid, total))
 	}
 	if unsupported > 0 {
-		fmt.Fprintf(x.env.Stderr, "chronicle receipts: %d of %d receipts are UNSUPPORTED (V1 QUERY receipts: integrity checked, historical result not recomputed)\n", unsupported, total)
-		return exitStatus(ExitUnsupported)
+		return withStatus(ExitUnsupported, kindUnsupported,
+			fmt.Errorf("%d of %d receipts are UNSUPPORTED (V1 QUERY receipts: integrity checked, historical result not recomputed)", unsupported, total))
 	}
 	return nil
 }
@@ -226,7 +226,10 @@ func printSetAnswer[H any](x *ctx, hits []H, rec *db.SetReceipt,
 			render(&hits[i])
 		}
 	}
-	if rec != nil {
+	switch {
+	case rec != nil && x.inlineReceipt():
+		x.printReceiptLine(rec.ID(), rec.Encode())
+	case rec != nil:
 		x.showSetReceipt(rec, asJSON)
 	}
 }
@@ -249,15 +252,39 @@ func runVerify(x *ctx) error {
 	default:
 		outcome, why = fileio.VerifyReceiptFile(path, receipt.Canonical{})
 	}
-	fmt.Fprintln(x.out(), outcome)
 	var notRegular *fileio.NotRegularError
+	said := why != nil // the readable view says why only when there is a reason
 	switch {
-	case errors.As(why, &notRegular) && notRegular.Path == path:
-		fmt.Fprintf(x.env.Stderr, "chronicle verify: %v\n", why) // it names the path
+	case errors.As(why, &notRegular) && notRegular.Path == path: // it names the path
 	case why != nil:
-		fmt.Fprintf(x.env.Stderr, "chronicle verify: %s: %v\n", path, why)
+		why = fmt.Errorf("%s: %w", path, why)
+	case outcome != receipt.Valid:
+		why = fmt.Errorf("%s: %s", path, outcome)
 	}
-	return exitStatus(outcome.ExitCode())
+	if x.machine() {
+		j := map[string]any{"file": path, "verdict": outcome.String()}
+		if why != nil {
+			j["problem"] = why.Error()
+		}
+		printJSONLine(x.out(), j)
+	} else {
+		fmt.Fprintln(x.out(), outcome)
+		if said {
+			fmt.Fprintf(x.env.Stderr, "%schronicle verify: %v\n", x.env.where(), why)
+		}
+	}
+	if outcome == receipt.Valid {
+		return nil
+	}
+	return quietStatus(outcome.ExitCode(), verdictKind(outcome), withObject(why, "file", path))
+}
+
+// verdictKind is the JSON error kind of a verdict other than VALID.
+func verdictKind(o receipt.Outcome) string {
+	if o == receipt.Unsupported {
+		return kindUnsupported
+	}
+	return kindInvalid
 }
 
 func (x *ctx) verifyArchiveReceipt(data []byte) (receipt.Outcome, error) {
@@ -352,6 +379,11 @@ func runExport(x *ctx) error {
 		}
 		return err
 	}
+	if x.machine() {
+		printJSONLine(x.out(), map[string]any{"document_sha256": d.SHA256.String(), "store": storePath, "receipt": receiptPath,
+			"store_version": s.Version, "created": created})
+		return nil
+	}
 	fmt.Fprintf(x.out(), "store=%s\nreceipt=%s\n", storePath, receiptPath)
 	return nil
 }
@@ -369,15 +401,27 @@ func runCheck(x *ctx) error {
 		Progress: func(i, n int, d *db.Document) { bar.total = n; bar.step(i, sanitize(d.Label())) }})
 	bar.clear()
 	for _, p := range problems {
+		if x.machine() {
+			j := map[string]any{"problem": p.Detail}
+			if p.Doc != "" {
+				j["document"] = p.Doc
+			}
+			printJSONLine(x.out(), j)
+			continue
+		}
 		fmt.Fprintln(x.out(), sanitize(p.String()))
 	}
 	if err != nil {
 		return err
 	}
 	if len(problems) > 0 {
-		return fmt.Errorf("%d problems found in %s", len(problems), a.Path())
+		return withStatus(ExitFailure, kindProblemsFound, fmt.Errorf("%d problems found in %s", len(problems), a.Path()))
 	}
 	docs, _ := a.Docs()
+	if x.machine() {
+		printJSONLine(x.out(), map[string]any{"ok": true, "documents": len(docs), "archive": a.Path()})
+		return nil
+	}
 	fmt.Fprintf(x.out(), "ok: %d documents checked in %s\n", len(docs), a.Path())
 	return nil
 }

@@ -72,7 +72,7 @@ func runSettle(x *ctx) error {
 	c := &answers[0]
 	asJSON := x.json()
 	if asJSON {
-		fmt.Fprintf(x.out(), "%s\n", db.SettleResult(c))
+		x.printSetAnswerJSON(db.SettleResult(c), rec)
 	} else {
 		x.renderCrossSettlement(c)
 	}

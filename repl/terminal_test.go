@@ -284,7 +284,7 @@ func TestTerminalPager(t *testing.T) {
 	tm.typ("help")
 	tm.keys("Enter")
 	s = tm.waitFor("help through the pager", func(s string) bool {
-		return strings.Contains(s, "| exit codes: 0 success") && lastLine(s)+" " == prompt2
+		return strings.Contains(s, "|   130  interrupted") && lastLine(s)+" " == prompt2
 	})
 	require.Contains(t, s, "|   Ctrl-C clears the line or interrupts a running command; Tab completes.")
 	tm.keys("C-d")

@@ -208,8 +208,8 @@ func TestSetReceiptDamage(t *testing.T) {
 
 	// No archive: nothing is created.
 	v := newWS(t)
-	requireOneLineError(t, v.run("find", "x", "--receipt", "r"), 1, "find", `no archive`)
-	requireOneLineError(t, v.run("entity", "x", "--receipt", "-"), 1, "entity", `no archive`)
+	requireOneLineError(t, v.run("find", "x", "--receipt", "r"), 10, "find", `no archive`)
+	requireOneLineError(t, v.run("entity", "x", "--receipt", "-"), 10, "entity", `no archive`)
 	v.ok("migrate") // an archive without documents
 	requireOneLineError(t, v.run("find", "x", "--receipt", "r"), 1, "find", `holds no documents`)
 }

@@ -87,7 +87,7 @@ func TestClaimsCheckRefusedCLI(t *testing.T) {
 	// An archive that does not exist is not created by a valid file either.
 	w.write("ok.jsonl", `{"chronicle-claims":1,"namespace":"n","runId":"r"}`+"\n")
 	r = w.run("claims", "check", "ok.jsonl")
-	require.Equal(t, 1, r.code, "%s", r)
+	require.Equal(t, 10, r.code, "%s", r)
 	require.Contains(t, r.stderr, "no archive")
 	require.NoFileExists(t, w.db)
 

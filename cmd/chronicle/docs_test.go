@@ -50,7 +50,7 @@ func TestDocResolution(t *testing.T) {
 				require.Equal(t, want, r.stdout)
 				return
 			}
-			requireOneLineError(t, r, tc.code, "query", tc.err, "`docs` lists them")
+			requireOneLineError(t, asText(t, r), tc.code, "query", tc.err, "`docs` lists them")
 			for _, argv := range [][]string{
 				{"show", tc.doc}, {"claim", tc.doc, "a", "b", "c"}, {"find", "--doc", tc.doc, "x"},
 				{"export", tc.doc, "out"}, {"receipts", tc.doc},

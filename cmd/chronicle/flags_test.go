@@ -145,7 +145,7 @@ func TestUsageErrors(t *testing.T) {
 	} {
 		t.Run(strings.Join(tc.argv, " "), func(t *testing.T) {
 			r := w.run(tc.argv...)
-			requireOneLineError(t, r, 2, tc.cmd, tc.want)
+			requireOneLineError(t, asText(t, r), 2, tc.cmd, tc.want)
 		})
 	}
 	_, err := os.Stat(w.db)
@@ -161,7 +161,7 @@ func TestHelp(t *testing.T) {
 		r := w.raw(nil, argv...)
 		require.Equal(t, 0, r.code, "%s", r)
 		require.Contains(t, r.stdout, "commands")
-		require.Contains(t, r.stdout, "exit codes: 0 success or VALID, 1 failure or INVALID, 2 usage, 3 UNSUPPORTED")
+		require.Regexp(t, `(?m)^exit codes:\n  0 +success or VALID\n  1 +failure or INVALID\n  2 +usage\n  3 +UNSUPPORTED\n  10 +no archive\n  11 +archive busy\n  130 +interrupted$`, r.stdout)
 		for _, name := range []string{"ingest", "docs", "show", "stats", "query", "claim", "find", "receipts", "verify", "export", "check", "help"} {
 			require.Regexp(t, `(?m)^  `+name+`\b`, r.stdout)
 		}
@@ -219,7 +219,7 @@ func TestArchiveLocation(t *testing.T) {
 	// --db wins over CHRONICLE_DB; a reader never creates an archive.
 	other := filepath.Join(w.dir, "other.db")
 	r = w.raw(env, "--db", other, "docs")
-	requireOneLineError(t, r, 1, "docs", regexp.QuoteMeta("archive "+other+": no archive at this path"), "`chronicle ingest FILE` creates it")
+	requireOneLineError(t, r, 10, "docs", regexp.QuoteMeta("archive "+other+": no archive at this path"), "`chronicle ingest FILE` creates it")
 	require.NoFileExists(t, other)
 
 	// Default: ./chronicle.db in the working directory.

@@ -40,7 +40,7 @@ func TestArchiveInUse(t *testing.T) {
 			require.Less(t, r.elapsed, 2*time.Second, "waited longer than --wait for the lock")
 			if tc.blocked {
 				require.GreaterOrEqual(t, r.elapsed, 500*time.Millisecond, "gave up long before --wait (bbolt polls the lock every 50 ms)")
-				requireOneLineError(t, r, 1, tc.argv[0], regexp.QuoteMeta("archive "+w.db+": archive is in use by another process"))
+				requireOneLineError(t, r, 11, tc.argv[0], regexp.QuoteMeta("archive "+w.db+": archive is in use by another process"))
 			} else {
 				require.Equal(t, 0, r.code, "%s", r)
 			}

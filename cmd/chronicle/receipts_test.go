@@ -33,9 +33,9 @@ func TestAnswerOutput(t *testing.T) {
 	require.Regexp(t, `^MATCHES  6 matching lines in input\.txt\n  input\.txt:5  \[2\]  `, w.ok("find", "--doc", "input.txt", "Alice Saud", "--text"))
 	require.Regexp(t, "^UNRESOLVED  Alice owns Book\n\\(no evidence\\)\nreceipt [0-9a-f]{12} \\(--receipt FILE writes it, --keep keeps it in the archive\\)\n$",
 		w.ok("claim", "input.txt", "Alice", "owns", "Book", "--text"))
-	// --receipt - prints the receipt after the result.
+	// --receipt - with --json puts the receipt inside the JSON line.
 	printed := w.ok("claim", "input.txt", "Alice", "owns", "Book", "--json", "--receipt", "-")
-	require.Contains(t, printed, "}\nCHRONICLE-ARCHIVE-RECEIPT-V1\nkind:QUERY\n")
+	require.Contains(t, printed, `{"receipt":"CHRONICLE-ARCHIVE-RECEIPT-V1\nkind:QUERY\n`)
 	// --json wins over --text.
 	require.Equal(t, g1Answer(t), w.ok("query", "input.txt", g1Q, "--text", "--json"))
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/casper-chronicle/chronicle/db"
 	"github.com/casper-chronicle/chronicle/engine"
@@ -28,6 +29,7 @@ type DocEntry struct {
 	Size         int64    `json:"size" jsonschema:"bytes"`
 	Events       int      `json:"events" jsonschema:"typed events extracted from it"`
 	ImportedAt   uint64   `json:"imported_at" jsonschema:"Unix seconds of the first import"`
+	Imported     string   `json:"imported" jsonschema:"the first import, RFC 3339 (UTC)"`
 	StoreVersion int      `json:"store_version" jsonschema:"CASPER-CHRON store version"`
 	URI          string   `json:"uri" jsonschema:"the resource holding its text with line numbers"`
 }
@@ -189,7 +191,7 @@ func (s *Server) docs(_ context.Context, req *mcp.CallToolRequest, _ DocsIn) (*m
 		}
 		for _, d := range docs {
 			out.Documents = append(out.Documents, DocEntry{SHA256: d.SHA256.String(), Names: d.Names, Size: d.SourceSize,
-				Events: d.EventCount, ImportedAt: d.ImportedAt, StoreVersion: d.Version, URI: docURI(d)})
+				Events: d.EventCount, ImportedAt: d.ImportedAt, Imported: d.Imported().Format(time.RFC3339), StoreVersion: d.Version, URI: docURI(d)})
 		}
 		return nil
 	})

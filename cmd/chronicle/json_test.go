@@ -1,0 +1,329 @@
+package main
+
+// Machine output (README "Machine output", "Exit codes"): --json on every
+// command prints JSON Lines on stdout, an error is one JSON object on
+// stderr, the exit codes come from one table, --receipt - goes inside the
+// JSON, and timestamps are RFC 3339.
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/casper-chronicle/chronicle/db"
+	"github.com/casper-chronicle/chronicle/repl"
+
+	"github.com/stretchr/testify/require"
+)
+
+// jsonLines requires every line of out to be one JSON object and returns
+// them.
+func jsonLines(t *testing.T, out string) []map[string]any {
+	t.Helper()
+	require.True(t, out == "" || strings.HasSuffix(out, "\n"), "output ends with a line feed: %q", out)
+	var objs []map[string]any
+	for _, line := range lines(out) {
+		var obj map[string]any
+		require.NoError(t, json.Unmarshal([]byte(line), &obj), "not a JSON object: %q", line)
+		objs = append(objs, obj)
+	}
+	return objs
+}
+
+// requireJSONError checks a failure with --json: the exit code, nothing
+// on stdout (unless a verdict was printed there), and one JSON object on
+// stderr with the code, the kind, the text message and the objects named.
+func requireJSONError(t *testing.T, r result, code int, kind, cmd string, objects map[string]string) map[string]any {
+	t.Helper()
+	require.Equal(t, code, r.code, "%s", r)
+	errs := jsonLines(t, r.stderr)
+	require.Len(t, errs, 1, "one JSON error on stderr: %s", r)
+	e := errs[0]
+	require.Equal(t, float64(code), e["code"], "%s", r)
+	require.Equal(t, kind, e["error"], "%s", r)
+	require.Equal(t, cmd, e["command"], "%s", r)
+	msg, _ := e["message"].(string)
+	require.True(t, strings.HasPrefix(msg, "chronicle "+cmd+": "), "message %q", msg)
+	for k, v := range objects {
+		require.Equal(t, v, e[k], "object %s of %s", k, r)
+	}
+	return e
+}
+
+// TestJSONEveryCommand: with --json each command prints only JSON Lines on
+// stdout and nothing on stderr.
+func TestJSONEveryCommand(t *testing.T) {
+	t.Parallel()
+	w := samplesWS(t)
+	alice := "testdata/samples/alice-bob-en.txt"
+	w.ok("query", alice, g1Q, "--receipt", "q.receipt")
+	w.ok("export", alice, "old")
+	w.ok("claims", "check", "testdata/claims/agent-answer.jsonl", "--out", "rows.jsonl")
+	for _, tc := range []struct {
+		argv []string
+		n    int // lines expected; -1: at least one
+	}{
+		{[]string{"ingest", "testdata/samples"}, 2},
+		{[]string{"docs"}, 2},
+		{[]string{"show", alice, "1-3"}, 3},
+		{[]string{"stats"}, 1},
+		{[]string{"query", alice, g1Q}, 1},
+		{[]string{"settle", g1Q}, 1},
+		{[]string{"claim", alice, "Alice", "owns", "Book"}, 1},
+		{[]string{"find", "Saud", "--doc", alice}, 1},
+		{[]string{"find", "100"}, 2},
+		{[]string{"entity", "Saud"}, -1},
+		{[]string{"entities"}, -1},
+		{[]string{"receipts"}, -1},
+		{[]string{"receipts", alice, "--verify"}, -1},
+		{[]string{"verify", "q.receipt"}, 1},
+		{[]string{"export", alice, "out"}, 1},
+		{[]string{"import", "old/alice-bob-en.txt.chronicle"}, 1},
+		{[]string{"migrate"}, 1},
+		{[]string{"reindex"}, 1},
+		{[]string{"check"}, 1},
+		{[]string{"claims", "check", "testdata/claims/agent-answer.jsonl"}, 8},
+		{[]string{"claims", "read", "rows.jsonl"}, 8},
+		{[]string{"claims", "verify", "rows.jsonl"}, 9},
+		{[]string{"claims", "list"}, 1},
+	} {
+		t.Run(strings.Join(tc.argv, " "), func(t *testing.T) {
+			r := w.run(append(tc.argv, "--json")...)
+			require.Equal(t, 0, r.code, "%s", r)
+			require.Empty(t, r.stderr)
+			objs := jsonLines(t, r.stdout)
+			if tc.n < 0 {
+				require.NotEmpty(t, objs)
+			} else {
+				require.Len(t, objs, tc.n, "%s", r)
+			}
+		})
+	}
+	// The outcomes name what they did.
+	require.Equal(t, map[string]any{"archive": w.db, "documents": float64(2), "ok": true}, jsonLines(t, w.ok("check", "--json"))[0])
+	require.Equal(t, "VALID", jsonLines(t, w.ok("verify", "q.receipt", "--json"))[0]["verdict"])
+	imp := jsonLines(t, w.ok("import", "old/alice-bob-en.txt.chronicle", "--json"))[0]
+	require.Equal(t, "present", imp["outcome"])
+	require.Equal(t, g1Prefix, imp["document_sha256"])
+}
+
+// TestJSONErrors: with --json an error is one JSON object on stderr naming
+// its kind, exit code and object; the exit codes follow the table.
+func TestJSONErrors(t *testing.T) {
+	t.Parallel()
+	w := samplesWS(t)
+	alice := "testdata/samples/alice-bob-en.txt"
+	w.write("bad.receipt", "not a receipt\n")
+	w.write("other.receipt", "something else\n")
+	w.write("bad.txt", "@chronicle\tx\n")
+	fifo := w.mkfifo("pipe")
+	fresh := newWS(t) // no archive
+	for _, tc := range []struct {
+		name    string
+		argv    []string
+		code    int
+		kind    string
+		objects map[string]string
+		stdout  bool // a verdict or outcomes on stdout
+	}{
+		{"no archive", []string{"--db", fresh.db, "docs"}, 10, "no_archive", map[string]string{"archive": fresh.db}, false},
+		{"no archive for --keep", []string{"--db", fresh.db, "query", "x", "y", "--keep"}, 10, "no_archive", map[string]string{"archive": fresh.db}, false},
+		{"unknown flag", []string{"query", alice, g1Q, "--limt", "3"}, 2, "usage", map[string]string{"flag": "limt"}, false},
+		{"flag without its value", []string{"find", "x", "--limit"}, 2, "usage", map[string]string{"flag": "limit"}, false},
+		{"bad flag value", []string{"find", "x", "--limit", "0"}, 2, "usage", nil, false},
+		{"missing argument", []string{"query", alice}, 2, "usage", nil, false},
+		{"unknown document", []string{"show", "nosuch.txt"}, 1, "no_such_document", map[string]string{"document": "nosuch.txt"}, false},
+		{"unknown document of a query", []string{"query", "nosuch.txt", g1Q}, 1, "no_such_document", map[string]string{"document": "nosuch.txt"}, false},
+		{"INVALID receipt", []string{"verify", "bad.receipt"}, 1, "invalid", map[string]string{"file": "bad.receipt"}, true},
+		{"a FIFO for --receipt", []string{"query", alice, g1Q, "--receipt", fifo}, 1, "not_regular_file", map[string]string{"file": fifo}, false},
+		{"a different receipt in the way", []string{"query", alice, g1Q, "--receipt", "other.receipt"}, 1, "exists", nil, false},
+		{"a rejected file", []string{"ingest", "bad.txt", alice}, 1, "rejected", nil, true},
+		{"a missing claims file", []string{"claims", "check", "nope.jsonl"}, 1, "no_such_file", map[string]string{"file": "nope.jsonl"}, false},
+		{"unknown claims verb", []string{"claims", "frob"}, 2, "usage", nil, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			run := w.run
+			argv := tc.argv
+			if argv[0] == "--db" {
+				run, argv = fresh.run, argv[2:]
+			}
+			// --json right after the command name: a flag that wants a
+			// value at the end must not take it.
+			r := run(append([]string{argv[0], "--json"}, argv[1:]...)...)
+			e := requireJSONError(t, r, tc.code, tc.kind, argv[0], tc.objects)
+			_, hasLocation := e["location"]
+			require.False(t, hasLocation, "no location outside a script")
+			if tc.stdout {
+				jsonLines(t, r.stdout)
+			} else {
+				require.Empty(t, r.stdout)
+			}
+			// The readable view: the same code, one text line.
+			text := run(argv...)
+			require.Equal(t, tc.code, text.code, "%s", text)
+			if !tc.stdout {
+				require.Equal(t, e["message"].(string)+"\n", text.stderr)
+			}
+		})
+	}
+	require.NoFileExists(t, fresh.db, "reading never creates an archive")
+}
+
+// TestExitCodeBusy: an archive held by another process fails with exit 11
+// (text and JSON) once --wait is over; a missing archive is exit 10.
+func TestExitCodeBusy(t *testing.T) {
+	t.Parallel()
+	w := g1WS(t)
+	a, err := db.Open(w.db, db.Options{})
+	require.NoError(t, err)
+	defer a.Close()
+	r := w.run("docs", "--wait=200ms")
+	requireOneLineError(t, r, 11, "docs", regexp.QuoteMeta("archive is in use by another process"))
+	requireJSONError(t, w.run("query", "input.txt", g1Q, "--wait=200ms", "--json"), 11, "busy", "query", map[string]string{"archive": w.db})
+	require.NoError(t, a.Close())
+	require.Equal(t, 0, w.run("docs").code)
+
+	v := newWS(t)
+	requireOneLineError(t, v.run("docs"), 10, "docs", "no archive at this path")
+}
+
+// TestExitCodeTable: help and the README show every code of the one table
+// (repl.ExitCodes), and the codes are distinct.
+func TestExitCodeTable(t *testing.T) {
+	t.Parallel()
+	help := newWS(t).ok("help")
+	readme, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	seen := map[int]bool{}
+	for _, c := range repl.ExitCodes {
+		require.False(t, seen[c.Code], "code %d twice", c.Code)
+		seen[c.Code] = true
+		require.Contains(t, strings.Join(strings.Fields(help), " "), fmt.Sprintf("%d %s", c.Code, c.Short))
+		require.Regexp(t, fmt.Sprintf("(?m)^\\| %d \\| ", c.Code), string(readme), "README's exit code table lacks %d", c.Code)
+	}
+	for _, code := range []int{repl.ExitOK, repl.ExitFailure, repl.ExitUsage, repl.ExitUnsupported, repl.ExitNoArchive, repl.ExitBusy, repl.ExitInterrupted} {
+		require.True(t, seen[code], "code %d is not in the table", code)
+	}
+}
+
+// TestJSONReceiptInside: with --json, --receipt - puts the receipt inside
+// the JSON: a one-line answer becomes {"receipt","receipt_id","result"}
+// whose result is the canonical line byte for byte; an answer of several
+// lines ends with a {"receipt","receipt_id"} line; ingest's outcome
+// carries it. Without --json the receipt text still follows the result.
+func TestJSONReceiptInside(t *testing.T) {
+	t.Parallel()
+	w := samplesWS(t)
+	alice := "testdata/samples/alice-bob-en.txt"
+	canonical := strings.TrimSuffix(w.ok("query", alice, g1Q), "\n")
+	out := w.ok("query", alice, g1Q, "--json", "--receipt", "-")
+	require.Len(t, lines(out), 1)
+	wrapped := jsonLines(t, out)[0]
+	prefix := regexp.MustCompile(`^\{"receipt":"(?:[^"\\]|\\.)*","receipt_id":"[0-9a-f]{64}","result":`).FindString(out)
+	require.NotEmpty(t, prefix, out)
+	require.Equal(t, canonical, strings.TrimSuffix(strings.TrimPrefix(out, prefix), "}\n"), "the canonical line, byte for byte")
+	rec := wrapped["receipt"].(string)
+	require.True(t, strings.HasPrefix(rec, "CHRONICLE-ARCHIVE-RECEIPT-V1\nkind:QUERY\n"), rec)
+	w.write("inline.receipt", rec)
+	requireVerdict(t, w, "inline.receipt", "VALID")
+
+	// Piped without --json: the canonical line, then the receipt text.
+	require.Equal(t, canonical+"\n"+rec, w.ok("query", alice, g1Q, "--receipt", "-"))
+
+	for _, argv := range [][]string{{"find", "Saud"}, {"entity", "Alice"}} {
+		plain := w.ok(append(argv, "--json")...)
+		out := w.ok(append(argv, "--json", "--receipt", "-")...)
+		require.True(t, strings.HasPrefix(out, plain), "the hits as without --receipt: %s", out)
+		last := jsonLines(t, strings.TrimPrefix(out, plain))
+		require.Len(t, last, 1)
+		require.Contains(t, last[0]["receipt"], "CHRONICLE-ARCHIVE-SET-RECEIPT-V1\n")
+		require.Len(t, last[0]["receipt_id"], 64)
+	}
+
+	settle := jsonLines(t, w.ok("settle", g1Q, "--json", "--receipt", "-"))
+	require.Len(t, settle, 1)
+	require.Contains(t, settle[0]["receipt"], "kind:ARCHIVE-SETTLE\n")
+	require.NotNil(t, settle[0]["result"])
+
+	w.write("new.txt", "@chronicle\tCarol\tBORROWED_FROM\tDan\t5\tSAR\tT1\tASSERTED\tPOSITIVE\tCONFIRMED\n")
+	ing := jsonLines(t, w.ok("ingest", "new.txt", "--json", "--receipt", "-"))
+	require.Len(t, ing, 1)
+	require.Equal(t, "new", ing[0]["outcome"])
+	require.Contains(t, ing[0]["receipt"], "kind:INGEST\n")
+}
+
+// TestRFC3339: every time shown is RFC 3339, the same instant in the
+// readable and the JSON views.
+func TestRFC3339(t *testing.T) {
+	t.Parallel()
+	w := samplesWS(t)
+	want := time.Unix(1750000000, 0).UTC().Format(time.RFC3339)
+	for _, d := range jsonLines(t, w.ok("docs", "--json")) {
+		require.Equal(t, want, d["imported"])
+		require.Equal(t, float64(1750000000), d["imported_at"], "the store's imported_at, in seconds")
+	}
+	text := w.ok("docs", "--text")
+	require.Regexp(t, `(?m)^[0-9a-f]{12} +\d+ +\d+  `+want+`  testdata/samples/`, text)
+	w.ok("claims", "check", "testdata/claims/agent-answer.jsonl")
+	for _, c := range jsonLines(t, w.ok("claims", "list", "--json")) {
+		_, err := time.Parse(time.RFC3339, c["checked"].(string))
+		require.NoError(t, err)
+	}
+	require.Contains(t, w.ok("claims", "list", "--text"), "  "+want+"\n")
+}
+
+// TestInterruptCLI: Ctrl-C (SIGINT) during a CLI batch ingest stops it at
+// the next file: exit 130, and stderr says how many files were not
+// ingested; what landed stays and checks.
+func TestInterruptCLI(t *testing.T) {
+	t.Parallel()
+	w := newWS(t)
+	const n = 400
+	for i := range n {
+		w.write(fmt.Sprintf("batch/f%03d.txt", i), fmt.Sprintf("@chronicle\tP%d\tBORROWED_FROM\tQ\t%d\tSAR\tT1\tASSERTED\tPOSITIVE\tCONFIRMED\n", i, i+1))
+	}
+	cmd := exec.Command(chronicleBin, "--db", w.db, "ingest", "batch")
+	cmd.Dir = w.dir
+	cmd.Env = baseEnv()
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	require.NoError(t, cmd.Start())
+	sc := bufio.NewScanner(stdout)
+	require.True(t, sc.Scan(), "a first outcome line")
+	require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
+	landed := 1
+	for sc.Scan() {
+		landed++
+	}
+	err = cmd.Wait()
+	var exit *exec.ExitError
+	require.ErrorAs(t, err, &exit, "stderr: %s", stderr.String())
+	require.Equal(t, 130, exit.ExitCode(), "stderr: %s", stderr.String())
+	require.Less(t, landed, n, "stopped before the end")
+	require.Equal(t, fmt.Sprintf("chronicle ingest: interrupted; %d of %d files not ingested\n", n-landed, n), stderr.String())
+	require.Len(t, w.docs(), landed)
+	require.Contains(t, w.ok("check"), "ok: ")
+}
+
+// asText turns a failure printed with --json into what the readable view
+// prints: the JSON error's message as the one stderr line (any other
+// stderr is left as it is).
+func asText(t *testing.T, r result) result {
+	t.Helper()
+	var e map[string]any
+	if json.Unmarshal([]byte(r.stderr), &e) == nil {
+		msg, ok := e["message"].(string)
+		require.True(t, ok, "a JSON error has a message: %s", r.stderr)
+		r.stderr = msg + "\n"
+	}
+	return r
+}

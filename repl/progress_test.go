@@ -1,0 +1,87 @@
+package repl
+
+// Progress of the long commands: drawn on stderr when it is a terminal (a
+// tmux pane, whose raw output pipe-pane records), never when it is not.
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// progressMark starts every redraw of a progress line.
+const progressMark = "\r\x1b[K["
+
+// TestProgressOnTerminal: check, reindex, import and claims check draw
+// their progress line on a terminal and clear it; their results stay.
+func TestProgressOnTerminal(t *testing.T) {
+	t.Parallel()
+	w := newWorkspace(t)
+	prepareProgress(t, w)
+	tm := newTerm(t, w)
+	log := filepath.Join(w.dir, "pane.log")
+	// The commands wait for "go", so that pipe-pane records from the start.
+	script := "while [ ! -e go ]; do sleep 0.05; done; " +
+		chronicleBin + " check; " + chronicleBin + " reindex; " +
+		chronicleBin + " import old/alice-bob-en.txt.chronicle old2/ahmed-khalid-ar.txt.chronicle; " +
+		chronicleBin + " claims check claims.jsonl --text; echo finished; sleep 60"
+	out, err := tm.tmux("new-session", "-d", "-s", "main", "-x", "200", "-y", "50", "-c", w.dir, "sh -c "+Quote(script))
+	require.NoError(t, err, out)
+	out, err = tm.tmux("pipe-pane", "-t", "main", "-o", "cat >> "+Quote(log))
+	require.NoError(t, err, out)
+	require.NoError(t, os.WriteFile(filepath.Join(w.dir, "go"), nil, 0o644))
+	s := tm.waitFor("the commands to finish", func(s string) bool { return strings.Contains(s, "finished") })
+	require.Contains(t, s, "ok: 2 documents checked in chronicle.db")
+	require.Contains(t, s, "reindexed 2 documents in chronicle.db")
+	require.Contains(t, s, "8 claims: 4 supported, 1 contradicted, 3 unverified")
+	raw, err := os.ReadFile(log)
+	require.NoError(t, err)
+	for _, want := range []string{
+		"] 0/2 samples/ahmed-khalid-ar.txt", "] 1/2 samples/alice-bob-en.txt", // check
+		"] 2/2 documents indexed in chronicle.db",  // reindex
+		"] 1/2 old2/ahmed-khalid-ar.txt.chronicle", // import
+		"] 3/4 result on ",                         // claims check
+	} {
+		require.Contains(t, string(raw), want, "progress on the terminal")
+	}
+	require.Contains(t, string(raw), progressMark)
+}
+
+// TestProgressNotPiped: with stderr not a terminal the same commands print
+// no progress at all.
+func TestProgressNotPiped(t *testing.T) {
+	t.Parallel()
+	w := newWorkspace(t)
+	prepareProgress(t, w)
+	for _, argv := range [][]string{
+		{"check"}, {"reindex"}, {"import", "old/alice-bob-en.txt.chronicle", "old2/ahmed-khalid-ar.txt.chronicle"},
+		{"claims", "check", "claims.jsonl"}, {"ingest", "samples"},
+	} {
+		stdout, stderr, code := w.split(nil, argv...)
+		require.Equal(t, 0, code, "%q: %s%s", argv, stdout, stderr)
+		require.Empty(t, stderr, "%q", argv)
+		require.NotContains(t, stdout, "\x1b[K", "%q", argv)
+	}
+}
+
+// prepareProgress ingests the samples, exports both as stores to import
+// again and copies a claims file with four result lines.
+func prepareProgress(t *testing.T, w *workspace) {
+	t.Helper()
+	for _, argv := range [][]string{
+		{"ingest", "samples"},
+		{"export", "samples/alice-bob-en.txt", "old"},
+		{"export", "samples/ahmed-khalid-ar.txt", "old2"},
+	} {
+		out, code := w.run("", argv...)
+		require.Equal(t, 0, code, "%q: %s", argv, out)
+	}
+	claims, err := os.ReadFile("../testdata/claims/agent-answer.jsonl")
+	require.NoError(t, err)
+	// The claims file names the documents by their repository paths.
+	text := strings.ReplaceAll(string(claims), "testdata/samples/", "samples/")
+	require.NoError(t, os.WriteFile(filepath.Join(w.dir, "claims.jsonl"), []byte(text), 0o644))
+}

@@ -1,0 +1,32 @@
+package repl
+
+import (
+	"fmt"
+
+	"github.com/casper-chronicle/chronicle/db"
+)
+
+// runReindex rebuilds the term, line and entity indexes, with a progress
+// bar on a terminal; Ctrl-C stops it between batches (the next open
+// finishes the rebuild).
+func runReindex(x *ctx) error {
+	a, err := x.open(true)
+	if err != nil {
+		return err
+	}
+	bar := newProgress(x.env, 0)
+	n, err := a.ReindexWith(db.ReindexOptions{Stop: x.env.Interrupted, Progress: func(done, total int) {
+		bar.total = total
+		bar.step(done, fmt.Sprintf("documents indexed in %s", a.Path()))
+	}})
+	bar.clear()
+	if err != nil {
+		return err
+	}
+	if x.machine() {
+		printJSONLine(x.out(), map[string]any{"reindexed": n, "archive": a.Path()})
+		return nil
+	}
+	fmt.Fprintf(x.out(), "reindexed %d documents in %s\n", n, a.Path())
+	return nil
+}
