@@ -194,8 +194,8 @@ func (r *rejection) message() string {
 // caretLines are the lines shown under the message: the offending line
 // behind a gutter with its number, and the caret under the byte.
 //
-//	  2 | de\xff
-//	    |   ^
+//	2 | de\xff
+//	  |   ^
 func (r *rejection) caretLines() []string {
 	if r.line == 0 {
 		return nil
