@@ -29,6 +29,9 @@ func runIngest(x *ctx) (err error) {
 	if (x.p.has("name") || x.p.has("receipt")) && !single {
 		return usageErrorf("--name and --receipt need exactly one file")
 	}
+	if x.p.has("name") && x.p.value("name") == "" {
+		return usageErrorf("--name cannot be empty; nothing was ingested")
+	}
 	importedAt, err := db.ImportTime()
 	if err != nil {
 		return err
@@ -165,11 +168,11 @@ func (pr *preparer) ingest(a *db.Archive, extraName string) (*db.IngestResult, [
 	if f.err != nil {
 		return nil, nil, f.err
 	}
-	names := []string{f.path}
+	var chosen []string
 	if extraName != "" {
-		names = append(names, extraName)
+		chosen = append(chosen, extraName)
 	}
-	res, err := a.IngestPrepared(f.pp, names...)
+	res, err := a.IngestFile(f.pp, f.path, chosen...)
 	if err != nil {
 		return nil, f.src, err
 	}
