@@ -40,7 +40,9 @@ func TestTerminalNoMatch(t *testing.T) {
 	tm.waitFor("a clear screen", func(s string) bool { return !strings.Contains(s, "Zed") })
 	tm.typ(`query samples/alice-bob-en.txt "Did Alice pay Bob?"`)
 	tm.keys("Enter")
-	s = tm.waitFor("the frames", func(s string) bool { return strings.Contains(s, "@settlement<TAB>B<TAB>L") && lastLine(s)+" " == prompt2 })
+	s = tm.waitFor("the frames", func(s string) bool {
+		return strings.Contains(s, "@settlement<TAB>B<TAB>L") && lastLine(s)+" " == prompt2
+	})
 	require.Contains(t, s, "UNKNOWN  no single debt selected  settled 0/1\nnote: no question frame fits; ask one of (B borrower, L lender, as stored):\n  B L\n")
 	require.Contains(t, s, "\n  Did B repay L?\n  هل سدد B دين L؟\n")
 
