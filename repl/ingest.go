@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 
 	"github.com/casper-chronicle/chronicle/db"
 	"github.com/casper-chronicle/chronicle/db/fileio"
@@ -66,6 +68,14 @@ func runIngest(x *ctx) (err error) {
 		pre = startPreparing(a, paths, importedAt)
 		defer pre.close()
 	}
+	interrupted := x.env.Interrupted
+	if interrupted == nil && a != nil {
+		// The CLI: Ctrl-C stops the batch at the next file, as in the
+		// REPL, so that the user learns what was left out.
+		var stop func()
+		interrupted, stop = catchInterrupt()
+		defer stop()
+	}
 	rejected, counted, done := 0, 0, 0
 	progress := newProgress(x.env, files)
 	for _, e := range entries {
@@ -80,10 +90,11 @@ func runIngest(x *ctx) (err error) {
 			continue
 		}
 		path := e.path
-		if x.env.Interrupted != nil && x.env.Interrupted() {
+		if interrupted != nil && interrupted() {
 			progress.clear()
-			fmt.Fprintf(x.env.Stderr, "chronicle ingest: interrupted; %d of %d files not ingested\n", files-done, files)
-			return exitStatus(ExitFailure)
+			fmt.Fprintf(x.env.Stderr, "%schronicle ingest: interrupted; %d of %d files not ingested (the first is %s)\n",
+				x.env.where(), files-done, files, sanitize(path))
+			return exitStatus(exitInterrupted)
 		}
 		progress.step(done, path)
 		done++
@@ -118,6 +129,32 @@ func runIngest(x *ctx) (err error) {
 		return fmt.Errorf("%d of %d files rejected", rejected, counted)
 	}
 	return nil
+}
+
+// exitInterrupted is the exit code of an interrupted command, 128 +
+// SIGINT as shells report it (the exit-code table's "interrupted").
+const exitInterrupted = 130
+
+// catchInterrupt turns the first SIGINT into a flag that interrupted
+// reports; a second one kills the process as usual (the archive is safe:
+// each document commits or not at all). stop restores the default.
+func catchInterrupt() (interrupted func() bool, stop func()) {
+	var flag atomic.Bool
+	ch := make(chan os.Signal, 1)
+	done := make(chan struct{})
+	signal.Notify(ch, os.Interrupt)
+	go func() {
+		select {
+		case <-ch:
+			flag.Store(true)
+			signal.Stop(ch)
+		case <-done:
+		}
+	}()
+	return flag.Load, func() {
+		signal.Stop(ch)
+		close(done)
+	}
 }
 
 // preparer reads and prepares the files of a batch ahead of their
