@@ -131,8 +131,14 @@ func (a *Archive) CheckWith(opts CheckOptions) ([]Problem, error) {
 				d, ok = known[Digest(v)]
 			}
 			switch {
+			case !ok && isPathKey(k):
+				problems = append(problems, Problem{Detail: fmt.Sprintf("source path %q points at unknown document %x", k[1:], v)})
 			case !ok:
 				problems = append(problems, Problem{Detail: fmt.Sprintf("name %q points at unknown document %x", k, v)})
+			case isPathKey(k):
+				if !d.hasSource(string(k[1:])) {
+					problems = append(problems, Problem{Doc: d.Label(), Detail: fmt.Sprintf("source path %q is not in the document's record", k[1:])})
+				}
 			case !d.hasName(string(k)):
 				problems = append(problems, Problem{Doc: d.Label(), Detail: fmt.Sprintf("name %q is not in the document's record", k)})
 			}
@@ -145,6 +151,9 @@ func (a *Archive) CheckWith(opts CheckOptions) ([]Problem, error) {
 				if !bytes.Equal(nb.Get([]byte(n)), d.SHA256[:]) {
 					problems = append(problems, Problem{Doc: d.Label(), Detail: fmt.Sprintf("name %q does not point back at the document", n)})
 				}
+			}
+			if err := checkSources(nb, d); err != nil {
+				problems = append(problems, Problem{Doc: d.Label(), Detail: err.Error()})
 			}
 		}
 		orphans := func(bucket []byte, what string) error {

@@ -51,6 +51,10 @@ type Document struct {
 	Codec       string   `json:"codec,omitempty"` // chunk frames: CodecS2, or "" for zstd (schema ≤ 5)
 	StoredBytes int64    `json:"stored_bytes"`    // compressed source and event table
 	Names       []string `json:"names"`           // aliases, first one first
+	// Sources maps each name that was a file path to the cleaned
+	// absolute path it was read from (schema 12; names.go): DOC
+	// arguments written as another path to the same file find it.
+	Sources map[string]string `json:"sources,omitempty"`
 }
 
 // Imported is ImportedAt as a time.

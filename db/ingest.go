@@ -26,7 +26,7 @@ type IngestResult struct {
 // pointed at another document moves to this one (reported in Moved); the
 // other document stays, reachable by hash and its other names.
 func (a *Archive) Ingest(src []byte, importedAt uint64, names ...string) (*IngestResult, error) {
-	return a.ingest(src, importedAt, nil, names)
+	return a.ingest(src, importedAt, nil, names, nil)
 }
 
 // Prepared is a document's extraction, compression and index entries,
@@ -52,10 +52,26 @@ func (a *Archive) Prepare(src []byte, importedAt uint64) *Prepared {
 // document is reused as Ingest reuses it; a rejected source returns
 // Prepare's error and leaves the archive unchanged).
 func (a *Archive) IngestPrepared(pp *Prepared, names ...string) (*IngestResult, error) {
-	return a.ingest(pp.src, pp.importedAt, pp, names)
+	return a.ingest(pp.src, pp.importedAt, pp, names, nil)
 }
 
-func (a *Archive) ingest(src []byte, importedAt uint64, pp *Prepared, names []string) (*IngestResult, error) {
+// IngestFile is IngestPrepared of the file at path: path is the
+// document's name as typed, and its cleaned absolute path is kept so that
+// other spellings of the same file resolve to it (Resolve). chosen are
+// names the user chose (--name): each must be non-empty and not a hash
+// prefix of another document (ErrBadChosenName), or nothing is written.
+func (a *Archive) IngestFile(pp *Prepared, path string, chosen ...string) (*IngestResult, error) {
+	return a.ingest(pp.src, pp.importedAt, pp, append([]string{path}, chosen...), &fileNames{path: path, abs: AbsPath(path), chosen: chosen})
+}
+
+// fileNames says which names of an ingest are a file path and which the
+// user chose.
+type fileNames struct {
+	path, abs string
+	chosen    []string
+}
+
+func (a *Archive) ingest(src []byte, importedAt uint64, pp *Prepared, names []string, file *fileNames) (*IngestResult, error) {
 	var doc Digest
 	if pp != nil && pp.p != nil {
 		doc = pp.p.store.Document // hashed by the extraction
@@ -127,8 +143,20 @@ func (a *Archive) ingest(src []byte, importedAt uint64, pp *Prepared, names []st
 				return err
 			}
 		}
+		if file != nil {
+			for _, n := range file.chosen {
+				if err := checkChosenName(tx, &d.SHA256, n); err != nil {
+					return err
+				}
+			}
+		}
 		if err := a.attachNames(tx, d, names, res); err != nil {
 			return err
+		}
+		if file != nil {
+			if err := attachSource(tx, d, file.path, file.abs); err != nil {
+				return err
+			}
 		}
 		rec := &Receipt{Kind: KindIngest, Document: d.SHA256, Store: d.StoreSHA256, Result: d.StoreSHA256}
 		if err := putReceipt(tx, rec); err != nil {
@@ -272,6 +300,9 @@ func (a *Archive) attachNames(tx *bolt.Tx, d *Document, names []string, res *Ing
 					return err
 				}
 				other.Names = removeName(other.Names, name)
+				if err := dropSource(nb, other, name); err != nil {
+					return err
+				}
 				if err := docs.Put(prev, other.encode()); err != nil {
 					return err
 				}

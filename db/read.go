@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"sort"
@@ -26,8 +25,11 @@ var (
 // MinPrefix is the shortest hash prefix accepted as a DOC argument.
 const MinPrefix = 8
 
-// Resolve turns a DOC argument into a document: an exact name first, else a
-// unique prefix of at least MinPrefix hex digits of the document SHA-256.
+// Resolve turns a DOC argument into a document: an exact name first, then
+// a path to the file a document was ingested from (its cleaned absolute
+// path, resolvePath), else a unique prefix of at least MinPrefix hex digits
+// of the document SHA-256. An unknown argument's error suggests the nearest
+// names.
 func (a *Archive) Resolve(arg string) (*Document, error) {
 	var d *Document
 	err := a.bolt.View(func(tx *bolt.Tx) error {
@@ -42,38 +44,20 @@ func (a *Archive) Resolve(arg string) (*Document, error) {
 }
 
 func resolve(tx *bolt.Tx, arg string) (*Document, error) {
-	docs := tx.Bucket(bucketDocs)
-	if key := tx.Bucket(bucketNames).Get([]byte(arg)); key != nil {
-		raw := docs.Get(key)
-		if raw == nil {
-			return nil, fmt.Errorf("name %q: %w: it points at missing document %x (run `chronicle check`)", arg, ErrCorrupt, key)
-		}
-		d, err := decodeDocument(key, raw)
-		if err != nil {
-			return nil, err
-		}
-		// Both ways: the record must list the name that led to it.
-		if !d.hasName(arg) {
-			return nil, fmt.Errorf("name %q: %w: its entry points at document %s, whose record does not list it (run `chronicle check`)", arg, ErrCorrupt, d.SHA256)
-		}
-		if err := checkSeqOf(tx, d); err != nil {
-			return nil, err
-		}
-		return d, nil
+	if d, ok, err := resolveName(tx, arg); ok {
+		return d, err
+	}
+	if d, ok, err := resolvePath(tx, arg); ok {
+		return d, err
 	}
 	prefix := strings.ToLower(arg)
 	if len(prefix) < MinPrefix || len(prefix) > 64 || !isHex(prefix) {
-		return nil, fmt.Errorf("%q: %w (give a document name or at least %d hex digits of its SHA-256; `docs` lists them)",
-			arg, ErrUnknownDoc, MinPrefix)
+		return nil, fmt.Errorf("%q: %w%s (give a document name or at least %d hex digits of its SHA-256; `docs` lists them)",
+			arg, ErrUnknownDoc, suggestNames(tx, arg), MinPrefix)
 	}
-	seek, _ := hex.DecodeString(prefix[:len(prefix)&^1])
 	var found []*Document
-	c := docs.Cursor()
-	for k, v := c.Seek(seek); k != nil && bytes.HasPrefix(k, seek); k, v = c.Next() {
-		if !strings.HasPrefix(hex.EncodeToString(k), prefix) {
-			continue
-		}
-		d, err := decodeDocument(k, v)
+	for _, k := range hashPrefixMatches(tx, prefix) {
+		d, err := decodeDocument(k[:], tx.Bucket(bucketDocs).Get(k[:]))
 		if err != nil {
 			return nil, err
 		}
@@ -93,6 +77,27 @@ func resolve(tx *bolt.Tx, arg string) (*Document, error) {
 		labels = append(labels, d.SHA256.Short()+" "+d.Label())
 	}
 	return nil, fmt.Errorf("%q: %w: it matches %s; give more digits", arg, ErrAmbiguousDoc, strings.Join(labels, ", "))
+}
+
+// resolveName finds the document of an exact name; ok is false when no
+// name entry matches (a source path entry never does: names hold no NUL).
+func resolveName(tx *bolt.Tx, name string) (*Document, bool, error) {
+	if isPathKey([]byte(name)) {
+		return nil, false, nil
+	}
+	key := tx.Bucket(bucketNames).Get([]byte(name))
+	if key == nil {
+		return nil, false, nil
+	}
+	d, err := linkedDocument(tx, key, fmt.Sprintf("name %q", name))
+	if err != nil {
+		return nil, true, err
+	}
+	// Both ways: the record must list the name that led to it.
+	if !d.hasName(name) {
+		return nil, true, fmt.Errorf("name %q: %w: its entry points at document %s, whose record does not list it (run `chronicle check`)", name, ErrCorrupt, d.SHA256)
+	}
+	return d, true, nil
 }
 
 func isHex(s string) bool {
@@ -158,8 +163,8 @@ func checkSeqRange(tx *bolt.Tx, docs []*Document) error {
 	return nil
 }
 
-// checkLinks checks that every name of d's record and its sequence number
-// point back at d.
+// checkLinks checks that every name and source path of d's record and its
+// sequence number point back at d.
 func checkLinks(tx *bolt.Tx, d *Document) error {
 	nb := tx.Bucket(bucketNames)
 	for _, n := range d.Names {
@@ -167,7 +172,24 @@ func checkLinks(tx *bolt.Tx, d *Document) error {
 			return fmt.Errorf("document %s (%s): %w: the name entry %q does not point back at it (run `chronicle check`)", d.Label(), d.SHA256, ErrCorrupt, n)
 		}
 	}
+	if err := checkSources(nb, d); err != nil {
+		return fmt.Errorf("document %s (%s): %w: %v (run `chronicle check`)", d.Label(), d.SHA256, ErrCorrupt, err)
+	}
 	return checkSeqOf(tx, d)
+}
+
+// checkSources checks that every source of d's record belongs to one of
+// its names and that its path entry points back at d.
+func checkSources(nb *bolt.Bucket, d *Document) error {
+	for n, p := range d.Sources {
+		if !d.hasName(n) {
+			return fmt.Errorf("the source path of %q is kept for a name it does not have", n)
+		}
+		if !bytes.Equal(nb.Get(pathKey(p)), d.SHA256[:]) {
+			return fmt.Errorf("the path entry %q does not point back at it", p)
+		}
+	}
+	return nil
 }
 
 // checkSeqOf checks that d's sequence entry points at d.

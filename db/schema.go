@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"hash/fnv"
 	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
 
 	"github.com/casper-chronicle/chronicle/index"
@@ -15,7 +17,7 @@ import (
 // SchemaVersion is the layout this package reads and writes. Older archives
 // are upgraded on open by the registered steps below, all in one write
 // transaction; newer ones are refused.
-const SchemaVersion = 11
+const SchemaVersion = 12
 
 // bucketOriginals keeps original V1/V2 receipt files imported beside their
 // stores (schema 2): document SHA-256 ‖ SHA-256 of the receipt bytes →
@@ -80,6 +82,28 @@ var Upgrades = []Upgrade{
 		}},
 	{From: 10, Summary: "rebuild the term index with each group's indexed documents marked (so a batch ingest writes postings once per batch) and with the code-point trigrams of non-ASCII text (so rare Arabic words rule documents out), and each document's line index as blocks with gram filters (CLX2, so find decodes and checks only the dictionary blocks a term may be in)",
 		Apply: func(a *Archive, tx *bolt.Tx) error { return a.reindexOnce(tx) }},
+	{From: 11, Summary: "keep the absolute path each document was ingested from, so another spelling of the same file names it (names that are absolute paths become their own source path)",
+		Apply: func(_ *Archive, tx *bolt.Tx) error { return addAbsoluteSources(tx) }},
+}
+
+// addAbsoluteSources gives every name that is an absolute path its source
+// path entry (schema 12). A relative name's base directory was not kept
+// before, so it keeps resolving as typed (or cleaned: `./x` finds `x`).
+func addAbsoluteSources(tx *bolt.Tx) error {
+	all, err := docRecords(tx)
+	if err != nil {
+		return err
+	}
+	for _, d := range all {
+		for _, n := range slices.Clone(d.Names) {
+			if filepath.IsAbs(n) {
+				if err := attachSource(tx, d, n, filepath.Clean(n)); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // rewriteRecords re-encodes every document record with its digest (schema

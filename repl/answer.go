@@ -166,6 +166,27 @@ func (x *ctx) renderSettlementHead(r *settle.Settlement) {
 	if len(notes) > 0 {
 		fmt.Fprintf(w, "note: %s\n", strings.Join(notes, "; "))
 	}
+	if r.Debt == nil && !r.Ambiguous {
+		x.renderNoDebtHint(r.Question)
+	}
+}
+
+// renderNoDebtHint says why a settlement question selected no debt: a
+// question that fits no question frame could select none in any
+// document, so the accepted frames (settle.Frames) and the exact selector
+// are listed; one that fits names no stored borrower and lender. The
+// JSON view is the canonical result alone, without it.
+func (x *ctx) renderNoDebtHint(question string) {
+	w := x.out()
+	if settle.FitsFrame(question) {
+		fmt.Fprintln(w, "note: no debt is between the names this question gives (`entities` lists them)")
+		return
+	}
+	fmt.Fprintln(w, "note: no question frame fits; ask one of (B borrower, L lender, as stored):")
+	for _, f := range settle.Frames() {
+		fmt.Fprintf(w, "  %s\n", f)
+	}
+	fmt.Fprintln(w, "  @settlement<TAB>B<TAB>L  (any stored names; in a shell: $'@settlement\\tB\\tL')")
 }
 
 func (x *ctx) renderClaim(d *db.Document, r *settle.Claim) {

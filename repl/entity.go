@@ -109,6 +109,16 @@ func runEntities(x *ctx) error {
 	if err != nil {
 		return err
 	}
+	if len(names) == 0 && !x.json() {
+		// Said on the readable view only, as `entity` says it: the JSON
+		// view of no names is no lines.
+		if prefix == "" {
+			fmt.Fprintln(x.out(), "no entity names: no document has events yet")
+		} else {
+			fmt.Fprintf(x.out(), "no entity name starts with %s exactly (`entities` lists every name)\n", sanitize(prefix))
+		}
+		return nil
+	}
 	for _, n := range names {
 		if x.p.has("json") || x.env.JSON {
 			printJSONLine(x.out(), map[string]any{"name": n.Name, "events": n.Events})

@@ -29,6 +29,9 @@ func runIngest(x *ctx) (err error) {
 	if (x.p.has("name") || x.p.has("receipt")) && !single {
 		return usageErrorf("--name and --receipt need exactly one file")
 	}
+	if x.p.has("name") && x.p.value("name") == "" {
+		return usageErrorf("--name cannot be empty; nothing was ingested")
+	}
 	importedAt, err := db.ImportTime()
 	if err != nil {
 		return err
@@ -63,6 +66,7 @@ func runIngest(x *ctx) (err error) {
 		pre = startPreparing(a, paths, importedAt)
 		defer pre.close()
 	}
+	interrupted := x.env.Interrupted // the CLI's too: Exec catches Ctrl-C for ingest
 	rejected, counted, done := 0, 0, 0
 	progress := newProgress(x.env, files)
 	for _, e := range entries {
@@ -73,22 +77,22 @@ func runIngest(x *ctx) (err error) {
 		case "rejected":
 			rejected++
 			counted++
-			x.outcome("rejected", e.path, nil, e.reason)
+			x.rejected(e.reject)
 			continue
 		}
 		path := e.path
-		if x.env.Interrupted != nil && x.env.Interrupted() {
+		if interrupted != nil && interrupted() {
 			progress.clear()
-			return interruptedErrorf("%d of %d files not ingested", files-done, files)
+			return interruptedErrorf("%d of %d files not ingested (the first is %s)", files-done, files, sanitize(path))
 		}
 		progress.step(done, path)
 		done++
 		counted++
-		res, err := pre.ingest(a, x.p.value("name"))
+		res, src, err := pre.ingest(a, x.p.value("name"))
 		if err != nil {
 			rejected++
 			progress.clear()
-			x.outcome("rejected", path, nil, err.Error())
+			x.rejected(newRejection(path, src, err))
 			continue
 		}
 		progress.clear()
@@ -131,8 +135,10 @@ type preparer struct {
 }
 
 // prepared is one file of the batch, ready to commit or failed to read.
+// src is kept to show the line of a rejected source.
 type prepared struct {
 	path string
+	src  []byte
 	pp   *db.Prepared
 	err  error
 }
@@ -143,9 +149,8 @@ func startPreparing(a *db.Archive, paths []string, importedAt uint64) *preparer 
 		defer close(pr.done)
 		for _, path := range paths {
 			f := prepared{path: path}
-			var src []byte
-			if src, f.err = fileio.ReadLimited(path, engine.MaxSourceSize); f.err == nil {
-				f.pp = a.Prepare(src, importedAt)
+			if f.src, f.err = fileio.ReadLimited(path, engine.MaxSourceSize); f.err == nil {
+				f.pp = a.Prepare(f.src, importedAt)
 			}
 			select {
 			case pr.next <- f:
@@ -157,17 +162,23 @@ func startPreparing(a *db.Archive, paths []string, importedAt uint64) *preparer 
 	return pr
 }
 
-// ingest commits the next file of the batch under its path (and extraName).
-func (pr *preparer) ingest(a *db.Archive, extraName string) (*db.IngestResult, error) {
+// ingest commits the next file of the batch under its path (and
+// extraName). On failure it returns the file's bytes (nil if it was not
+// read), where a rejection is located.
+func (pr *preparer) ingest(a *db.Archive, extraName string) (*db.IngestResult, []byte, error) {
 	f := <-pr.next
 	if f.err != nil {
-		return nil, f.err
+		return nil, nil, f.err
 	}
-	names := []string{f.path}
+	var chosen []string
 	if extraName != "" {
-		names = append(names, extraName)
+		chosen = append(chosen, extraName)
 	}
-	return a.IngestPrepared(f.pp, names...)
+	res, err := a.IngestFile(f.pp, f.path, chosen...)
+	if err != nil {
+		return nil, f.src, err
+	}
+	return res, nil, nil
 }
 
 // close stops preparing and waits for the goroutine, which uses the
@@ -178,7 +189,7 @@ func (pr *preparer) close() {
 }
 
 // outcome prints one ingest line: text on a terminal, JSON Lines with --json
-// (a rejected entry carries "error", a skipped one "reason").
+// (a skipped one carries "reason"; rejected is rejected's).
 func (x *ctx) outcome(kind, path string, res *db.IngestResult, detail string) {
 	if x.p.has("json") || x.env.JSON {
 		j := map[string]any{"path": path, "outcome": kind}
@@ -191,8 +202,6 @@ func (x *ctx) outcome(kind, path string, res *db.IngestResult, detail string) {
 			}
 		case kind == "skipped":
 			j["reason"] = detail
-		default:
-			j["error"] = detail
 		}
 		printJSONLine(x.out(), j)
 		return
@@ -202,8 +211,6 @@ func (x *ctx) outcome(kind, path string, res *db.IngestResult, detail string) {
 		hash = res.Doc.SHA256.Short()
 	}
 	switch kind {
-	case "rejected":
-		fmt.Fprintf(x.out(), "%-8s  %s: %s\n", kind, sanitize(path), sanitize(detail))
 	case "skipped":
 		fmt.Fprintf(x.out(), "%-8s  %s  %s\n", kind, sanitize(path), sanitize(detail))
 	default:
@@ -211,10 +218,30 @@ func (x *ctx) outcome(kind, path string, res *db.IngestResult, detail string) {
 	}
 }
 
+// rejected prints a rejected file: "rejected  FILE:LINE:COL: RULE (byte
+// N)" and, when a line is at fault, the line and a caret under the byte
+// (indented, so that the outcome lines of a batch still line up). With
+// --json it is one record with "error" (that line) and the "file",
+// "line", "col", "byte" and "rule" fields (rejection.json).
+func (x *ctx) rejected(r *rejection) {
+	if x.p.has("json") || x.env.JSON {
+		j := map[string]any{"path": r.path, "outcome": "rejected"}
+		r.json(j)
+		printJSONLine(x.out(), j)
+		return
+	}
+	fmt.Fprintf(x.out(), "%-8s  %s\n", "rejected", sanitize(r.message()))
+	for _, l := range r.caretLines() {
+		fmt.Fprintln(x.out(), l)
+	}
+}
+
 // pathEntry is one path to ingest (outcome "") or one already decided:
-// "skipped" (inside a walk: not a document) or "rejected" (a failure).
+// "skipped" (inside a walk: not a document, with its reason) or
+// "rejected" (a failure).
 type pathEntry struct {
 	path, outcome, reason string
+	reject                *rejection
 }
 
 // Reasons of the entries a walk skips.
@@ -236,13 +263,13 @@ func expandPaths(args []string) []pathEntry {
 		st, err := os.Stat(arg)
 		switch {
 		case err != nil:
-			out = append(out, pathEntry{arg, "rejected", err.Error()})
+			out = append(out, rejectedEntry(arg, fileRule(err)))
 		case st.IsDir():
 			out = walkDir(arg, out)
 		case st.Mode().IsRegular():
 			out = append(out, pathEntry{path: arg})
 		default:
-			out = append(out, pathEntry{arg, "rejected", notRegular(st.Mode())})
+			out = append(out, rejectedEntry(arg, notRegular(st.Mode())))
 		}
 	}
 	return out
@@ -256,7 +283,7 @@ func walkDir(dir string, out []pathEntry) []pathEntry {
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
-		out = append(out, pathEntry{dir, "rejected", "the directory cannot be read: " + err.Error()})
+		out = append(out, rejectedEntry(dir, "the directory cannot be read: "+err.Error()))
 		if len(entries) == 0 {
 			return out
 		}
@@ -266,18 +293,23 @@ func walkDir(dir string, out []pathEntry) []pathEntry {
 		t := e.Type()
 		switch {
 		case strings.HasPrefix(e.Name(), "."):
-			out = append(out, pathEntry{path, "skipped", reasonHidden})
+			out = append(out, pathEntry{path: path, outcome: "skipped", reason: reasonHidden})
 		case t.IsDir():
 			out = walkDir(path, out)
 		case t.IsRegular():
 			out = append(out, pathEntry{path: path})
 		case t&fs.ModeSymlink != 0:
-			out = append(out, pathEntry{path, "skipped", reasonSymlink})
+			out = append(out, pathEntry{path: path, outcome: "skipped", reason: reasonSymlink})
 		default:
-			out = append(out, pathEntry{path, "skipped", notRegular(t)})
+			out = append(out, pathEntry{path: path, outcome: "skipped", reason: notRegular(t)})
 		}
 	}
 	return out
+}
+
+// rejectedEntry is a path rejected before it is read, for rule.
+func rejectedEntry(path, rule string) pathEntry {
+	return pathEntry{path: path, outcome: "rejected", reject: &rejection{path: path, offset: -1, rule: rule}}
 }
 
 // notRegular is the reason for a path that is not a regular file: "a FIFO,

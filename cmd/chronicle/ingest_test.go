@@ -28,12 +28,14 @@ func TestIngestBatch(t *testing.T) {
 	r := w.run("ingest", "batch")
 	require.Equal(t, 1, r.code, "%s", r)
 	out := lines(r.stdout)
-	require.Len(t, out, 4, r.stdout)
+	require.Len(t, out, 6, r.stdout)
 	require.Equal(t, "skipped   batch/.hidden.txt  hidden (its name starts with a dot)", out[0])
 	out = out[1:]
 	require.Regexp(t, `^new +batch/a\.txt +[0-9a-f]{12} +1 events$`, out[0])
-	require.Regexp(t, `^rejected +batch/b\.txt: line 2\b.*@chronicle record has 8 fields, want 9$`, out[1])
-	require.Regexp(t, `^new +batch/c\.txt +[0-9a-f]{12} +1 events$`, out[2])
+	require.Regexp(t, `^rejected +batch/b\.txt:2:1: @chronicle record has 8 fields, want 9 \(byte 15\)$`, out[1])
+	require.Regexp(t, `^  2 \| @chronicle\\tAlice`, out[2])
+	require.Equal(t, "    | ^", out[3])
+	require.Regexp(t, `^new +batch/c\.txt +[0-9a-f]{12} +1 events$`, out[4])
 	require.Equal(t, "chronicle ingest: 1 of 3 files rejected\n", r.stderr)
 
 	docs := w.docs()
@@ -62,10 +64,10 @@ func TestIngestBatch(t *testing.T) {
 	r = w.run("ingest", "batch")
 	require.Equal(t, 1, r.code, "%s", r)
 	out = lines(r.stdout)[1:] // after the hidden file's line
-	require.Len(t, out, 3)
+	require.Len(t, out, 5)
 	require.Regexp(t, `^reused +batch/a\.txt +[0-9a-f]{12} +first imported 2025-06-15T15:06:40Z$`, out[0])
-	require.Regexp(t, `^rejected +batch/b\.txt: line 2\b`, out[1])
-	require.Regexp(t, `^reused +batch/c\.txt +[0-9a-f]{12} +first imported 2025-06-15T15:06:40Z$`, out[2])
+	require.Regexp(t, `^rejected +batch/b\.txt:2:1: `, out[1])
+	require.Regexp(t, `^reused +batch/c\.txt +[0-9a-f]{12} +first imported 2025-06-15T15:06:40Z$`, out[4])
 	require.Equal(t, docs, w.docs())
 	require.Len(t, w.receipts(), 2, "a repeated ingest keeps its receipt once")
 }
@@ -104,9 +106,9 @@ func TestIngestOutcomes(t *testing.T) {
 	require.Regexp(t, `^[0-9a-f]{64}$`, byPath["a.txt"].Doc)
 	require.Equal(t, 1, byPath["a.txt"].Events)
 	require.Equal(t, "rejected", byPath["bad.txt"].Outcome)
-	require.Regexp(t, `^line 1\b.*8 fields, want 9$`, byPath["bad.txt"].Error)
+	require.Equal(t, "bad.txt:1:1: @chronicle record has 8 fields, want 9 (byte 0)", byPath["bad.txt"].Error)
 	require.Equal(t, "rejected", byPath["missing.txt"].Outcome)
-	require.Contains(t, byPath["missing.txt"].Error, "missing.txt")
+	require.Equal(t, "missing.txt: no such file or directory", byPath["missing.txt"].Error)
 	require.Equal(t, "chronicle ingest: 2 of 3 files rejected\n", asText(t, r).stderr)
 
 	// The same bytes from another path, at another time: reused, first

@@ -6,14 +6,11 @@ package main
 // JSON, and timestamps are RFC 3339.
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"regexp"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -277,41 +274,6 @@ func TestRFC3339(t *testing.T) {
 		require.NoError(t, err)
 	}
 	require.Contains(t, w.ok("claims", "list", "--text"), "  "+want+"\n")
-}
-
-// TestInterruptCLI: Ctrl-C (SIGINT) during a CLI batch ingest stops it at
-// the next file: exit 130, and stderr says how many files were not
-// ingested; what landed stays and checks.
-func TestInterruptCLI(t *testing.T) {
-	t.Parallel()
-	w := newWS(t)
-	const n = 400
-	for i := range n {
-		w.write(fmt.Sprintf("batch/f%03d.txt", i), fmt.Sprintf("@chronicle\tP%d\tBORROWED_FROM\tQ\t%d\tSAR\tT1\tASSERTED\tPOSITIVE\tCONFIRMED\n", i, i+1))
-	}
-	cmd := exec.Command(chronicleBin, "--db", w.db, "ingest", "batch")
-	cmd.Dir = w.dir
-	cmd.Env = baseEnv()
-	stdout, err := cmd.StdoutPipe()
-	require.NoError(t, err)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	require.NoError(t, cmd.Start())
-	sc := bufio.NewScanner(stdout)
-	require.True(t, sc.Scan(), "a first outcome line")
-	require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
-	landed := 1
-	for sc.Scan() {
-		landed++
-	}
-	err = cmd.Wait()
-	var exit *exec.ExitError
-	require.ErrorAs(t, err, &exit, "stderr: %s", stderr.String())
-	require.Equal(t, 130, exit.ExitCode(), "stderr: %s", stderr.String())
-	require.Less(t, landed, n, "stopped before the end")
-	require.Equal(t, fmt.Sprintf("chronicle ingest: interrupted; %d of %d files not ingested\n", n-landed, n), stderr.String())
-	require.Len(t, w.docs(), landed)
-	require.Contains(t, w.ok("check"), "ok: ")
 }
 
 // asText turns a failure printed with --json into what the readable view

@@ -1,0 +1,61 @@
+package settle
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestFitsFrame: FitsFrame is true exactly when some pair of names would
+// make Selects true: checked against Selects for every frame, and for
+// questions that fit none.
+func TestFitsFrame(t *testing.T) {
+	for n := 1; n <= 9; n++ {
+		q := Frame(n, "Alice Smith", "Bob")
+		require.True(t, FitsFrame(q), q)
+		require.True(t, Selects(q, "Alice Smith", "Bob"), q)
+	}
+	for _, c := range []struct {
+		q    string
+		fits bool
+	}{
+		{SelectorQuestion("Alice.", "Bob?"), true}, // any selectable names
+		{"@settlement\tAlice", false},
+		{"@settlement\t\tBob", false},
+		{"Has Alice paid Bob?", true}, // frame 2: "Has" owes "Alice paid Bob"
+		{"Did Alice pay Bob?", false}, // "Did" is reserved in every split
+		{"Alice", false},
+		{"", false},
+		{"Alice, Bob", false},
+		{"Alice  Bob", false}, // a double space: no split gives two plain names
+		{"Did Alice repay Bob", false},
+		{"هل سدد أحمد دين خالد؟", true},
+		{"هل دفع أحمد لخالد؟", false}, // "هل" is reserved
+		{"Alice " + strings.Repeat("b", 128), false},
+	} {
+		require.Equal(t, c.fits, FitsFrame(c.q), "%q", c.q)
+		if len(c.q) < 48 {
+			require.Equal(t, c.fits, anySelects(c.q), "oracle for %q", c.q)
+		}
+	}
+	require.Equal(t, "Did B repay L?", Frames()[4])
+	require.Len(t, Frames(), 9)
+}
+
+// anySelects is the oracle of FitsFrame: some substrings of q, as
+// borrower and lender, make Selects true.
+func anySelects(q string) bool {
+	for a := 0; a < len(q); a++ {
+		for b := a + 1; b <= len(q); b++ {
+			for c := 0; c < len(q); c++ {
+				for d := c + 1; d <= len(q); d++ {
+					if Selects(q, q[a:b], q[c:d]) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
