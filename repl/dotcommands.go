@@ -59,13 +59,13 @@ func (s *session) sessionCommand(argv []string, run runner) (code int, quit, ok 
 	switch {
 	case isQuit(name):
 		if len(args) > 0 {
-			s.errorf("chronicle %s: usage: %s (it takes no arguments)", name, name)
+			s.errorf(ExitUsage, "chronicle %s: usage: %s (it takes no arguments)", name, name)
 			return ExitUsage, false, true
 		}
 		return ExitOK, true, true
 	case name == ".help" || name == `\?`:
 		if len(args) > 1 {
-			s.errorf("chronicle %s: usage: %s [COMMAND]", name, name)
+			s.errorf(ExitUsage, "chronicle %s: usage: %s [COMMAND]", name, name)
 			return ExitUsage, false, true
 		}
 		return s.tableCommand(append([]string{"help"}, args...), run), false, true
@@ -83,7 +83,7 @@ func (s *session) sessionCommand(argv []string, run runner) (code int, quit, ok 
 	case strings.HasPrefix(name, ".") || strings.HasPrefix(name, `\`):
 		// quoted as typed: %q would double the backslash of \x
 		quote := func(n string) string { return `"` + sanitize(n) + `"` }
-		s.errorf("chronicle: unknown command %s%s the session commands are %s (`help` lists them)",
+		s.errorf(ExitUsage, "chronicle: unknown command %s%s the session commands are %s (`help` lists them)",
 			quote(name), orSemicolon(didYouMean(name, sessionNames(), quote)), strings.Join(sessionNames(), " "))
 		return ExitUsage, false, true
 	}
@@ -100,7 +100,7 @@ func (s *session) setMode(args []string) int {
 		s.mode = args[0]
 		return ExitOK
 	}
-	s.errorf("chronicle .mode: usage: .mode [%s], got %q", strings.Join(modes, "|"), strings.Join(args, " "))
+	s.errorf(ExitUsage, "chronicle .mode: usage: .mode [%s], got %q", strings.Join(modes, "|"), strings.Join(args, " "))
 	return ExitUsage
 }
 
@@ -114,7 +114,7 @@ func (s *session) setSwitch(name string, state *bool, args []string) int {
 		*state = args[0] == "on"
 		return ExitOK
 	}
-	s.errorf("chronicle %s: usage: %s [on|off], got %q", name, name, strings.Join(args, " "))
+	s.errorf(ExitUsage, "chronicle %s: usage: %s [on|off], got %q", name, name, strings.Join(args, " "))
 	return ExitUsage
 }
 
@@ -131,7 +131,7 @@ func onOff(b bool) string {
 // where they went.
 func (s *session) setOutput(args []string) int {
 	if len(args) > 1 {
-		s.errorf("chronicle .output: usage: .output [FILE|stdout], got %q", strings.Join(args, " "))
+		s.errorf(ExitUsage, "chronicle .output: usage: .output [FILE|stdout], got %q", strings.Join(args, " "))
 		return ExitUsage
 	}
 	if len(args) == 0 || args[0] == "stdout" {
@@ -140,7 +140,7 @@ func (s *session) setOutput(args []string) int {
 	name := args[0]
 	f, err := openOutput(name)
 	if err != nil {
-		s.errorf("chronicle .output: cannot open %s for the results: %v; they still go to %s", sanitize(name), err, s.outputLabel())
+		s.errorf(ExitFailure, "chronicle .output: cannot open %s for the results: %v; they still go to %s", sanitize(name), err, s.outputLabel())
 		return ExitFailure
 	}
 	if code := s.closeOutput(); code != ExitOK {
@@ -197,7 +197,7 @@ func (s *session) closeOutput() int {
 	f, name := s.output, s.outName
 	s.output, s.outName = nil, ""
 	if err := f.Close(); err != nil {
-		s.errorf("chronicle .output: writing %s: %v", sanitize(name), unwrapPath(err))
+		s.errorf(ExitFailure, "chronicle .output: writing %s: %v", sanitize(name), unwrapPath(err))
 		return ExitFailure
 	}
 	return ExitOK

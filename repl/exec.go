@@ -188,7 +188,22 @@ func Exec(env *Env, argv []string) int {
 	}
 	cmd := lookup(argv[0])
 	if cmd == nil {
-		fmt.Fprintf(env.Stderr, "%schronicle: %s\n", env.where(), unknownCommand(firstUnknown(given)))
+		word := firstUnknown(given)
+		msg := fmt.Sprintf("%schronicle: %s", env.where(), unknownCommand(word))
+		if !argvMachine(env, given) {
+			fmt.Fprintln(env.Stderr, msg)
+			return ExitUsage
+		}
+		j := map[string]any{"code": ExitUsage, "error": kindUsage, "message": msg}
+		if name, ok := strings.CutPrefix(word, "--"); ok {
+			j["flag"], _, _ = strings.Cut(name, "=")
+		} else {
+			j["command"] = word
+		}
+		if env.Location != "" {
+			j["location"] = env.Location
+		}
+		printJSONLine(env.Stderr, j)
 		return ExitUsage
 	}
 	err := cmd.exec(env, argv[1:])

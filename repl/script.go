@@ -20,9 +20,6 @@ import (
 // with a clear error instead of exhausting file descriptors.
 const maxReadDepth = 16
 
-// exitInterrupted is the code of a script stopped by Ctrl-C (128+SIGINT,
-// as a shell reports it).
-const exitInterrupted = 130
 
 // script runs the lines of r in order, without prompts; name is the file
 // they come from ("" is stdin), and each line's errors are prefixed with
@@ -51,8 +48,8 @@ func (s *session) script(r io.Reader, name string, run runner) (code int, quit b
 				return last, true
 			}
 			if s.interrupted.Load() {
-				s.errorf("chronicle: interrupted; the lines after this one did not run")
-				return exitInterrupted, false
+				s.errorf(ExitInterrupted, "chronicle: interrupted; the lines after this one did not run")
+				return ExitInterrupted, false
 			}
 		}
 		if errors.Is(err, io.EOF) {
@@ -60,7 +57,7 @@ func (s *session) script(r io.Reader, name string, run runner) (code int, quit b
 		}
 		if err != nil {
 			s.env.Location = saved
-			s.errorf("chronicle: reading %s: %v", scriptLabel(name), unwrapPath(err))
+			s.errorf(ExitFailure, "chronicle: reading %s: %v", scriptLabel(name), unwrapPath(err))
 			return ExitFailure, false
 		}
 	}
@@ -87,13 +84,13 @@ func scriptLabel(name string) string {
 // never into a file already being read (that would loop forever).
 func (s *session) read(args []string, run runner) (code int, quit bool) {
 	if len(args) != 1 {
-		s.errorf("chronicle .read: usage: .read FILE, got %d arguments", len(args))
+		s.errorf(ExitUsage, "chronicle .read: usage: .read FILE, got %d arguments", len(args))
 		return ExitUsage, false
 	}
 	name := args[0]
 	abs, err := filepath.Abs(name)
 	if err != nil {
-		s.errorf("chronicle .read: %s: %v", sanitize(name), err)
+		s.errorf(ExitFailure, "chronicle .read: %s: %v", sanitize(name), err)
 		return ExitFailure, false
 	}
 	if real, err := filepath.EvalSymlinks(abs); err == nil {
@@ -101,15 +98,15 @@ func (s *session) read(args []string, run runner) (code int, quit bool) {
 	}
 	switch {
 	case slices.Contains(s.reading, abs):
-		s.errorf("chronicle .read: %s is already being read (a cycle of .read); it was not read again", sanitize(name))
+		s.errorf(ExitFailure, "chronicle .read: %s is already being read (a cycle of .read); it was not read again", sanitize(name))
 		return ExitFailure, false
 	case len(s.reading) >= maxReadDepth:
-		s.errorf("chronicle .read: %s: .read nested more than %d deep; it was not read", sanitize(name), maxReadDepth)
+		s.errorf(ExitFailure, "chronicle .read: %s: .read nested more than %d deep; it was not read", sanitize(name), maxReadDepth)
 		return ExitFailure, false
 	}
 	f, err := openScript(name)
 	if err != nil {
-		s.errorf("chronicle .read: %v", err)
+		s.errorf(ExitFailure, "chronicle .read: %v", err)
 		return ExitFailure, false
 	}
 	defer f.Close()
@@ -170,7 +167,7 @@ func (s *session) runSteps(steps []step) int {
 func (s *session) scriptFile(path, flag string) (int, bool) {
 	f, err := openScript(path)
 	if err != nil {
-		s.errorf("chronicle %s: %v", flag, err)
+		s.errorf(ExitFailure, "chronicle %s: %v", flag, err)
 		return ExitFailure, false
 	}
 	defer f.Close()
@@ -206,7 +203,7 @@ func (s *session) runInit(run runner) {
 	}
 	f, err := openScript(path)
 	if err != nil {
-		s.errorf("chronicle: init file %v (skipped)", err)
+		s.errorf(ExitFailure, "chronicle: init file %v (skipped)", err)
 		return
 	}
 	defer f.Close()
@@ -214,6 +211,6 @@ func (s *session) runInit(run runner) {
 	s.bail = false
 	defer func() { s.bail = bail }()
 	if _, quit := s.script(f, path, run); quit {
-		s.errorf("chronicle: %s: exit in the init file is ignored; the session goes on", sanitize(path))
+		s.errorf(ExitFailure, "chronicle: %s: exit in the init file is ignored; the session goes on", sanitize(path))
 	}
 }

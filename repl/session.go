@@ -166,9 +166,27 @@ func skipped(line string) bool {
 }
 
 // errorf prints one session error line, prefixed with the script
-// location when there is one (as report does for commands).
-func (s *session) errorf(format string, args ...any) {
-	fmt.Fprintf(s.env.Stderr, "%s"+format+"\n", append([]any{s.env.where()}, args...)...)
+// location when there is one (as report does for commands); in JSON mode
+// it is one JSON error object, kind from code.
+func (s *session) errorf(code int, format string, args ...any) {
+	msg := fmt.Sprintf("%s"+format, append([]any{s.env.where()}, args...)...)
+	if s.mode != modeJSON {
+		fmt.Fprintln(s.env.Stderr, msg)
+		return
+	}
+	// A session in JSON mode reports its own errors as the commands do.
+	kind := kindFailure
+	switch code {
+	case ExitUsage:
+		kind = kindUsage
+	case ExitInterrupted:
+		kind = kindInterrupted
+	}
+	j := map[string]any{"code": code, "error": kind, "message": msg}
+	if s.env.Location != "" {
+		j["location"] = s.env.Location
+	}
+	printJSONLine(s.env.Stderr, j)
 }
 
 // line runs one input line and returns its exit code; quit is set by exit,
@@ -179,7 +197,7 @@ func (s *session) line(text string, run runner) (code int, quit bool) {
 	}
 	argv, err := splitSessionLine(text)
 	if err != nil {
-		s.errorf("chronicle: %v", err)
+		s.errorf(ExitUsage, "chronicle: %v", err)
 		return ExitUsage, false
 	}
 	if code, quit, ok := s.sessionCommand(argv, run); ok {

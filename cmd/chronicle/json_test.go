@@ -173,6 +173,51 @@ func TestJSONErrors(t *testing.T) {
 	require.NoFileExists(t, fresh.db, "reading never creates an archive")
 }
 
+// TestJSONErrorsWithoutACommand: with --json, an error about a line that
+// names no command (an unknown command, a misspelt leading flag) and the
+// errors of a JSON-mode session's own commands are JSON objects too, with
+// the object they name and the script location.
+func TestJSONErrorsWithoutACommand(t *testing.T) {
+	t.Parallel()
+	w := samplesWS(t)
+	for _, tc := range []struct {
+		argv    []string
+		objects map[string]string
+	}{
+		{[]string{"fnd", "Saud", "--json"}, map[string]string{"command": "fnd"}},
+		{[]string{"--json", "--limt", "3", "find", "x"}, map[string]string{"flag": "limt"}},
+	} {
+		r := w.run(tc.argv...)
+		require.Equal(t, 2, r.code, "%s", r)
+		errs := jsonLines(t, r.stderr)
+		require.Len(t, errs, 1, "%s", r)
+		require.Equal(t, float64(2), errs[0]["code"])
+		require.Equal(t, "usage", errs[0]["error"])
+		require.Contains(t, errs[0]["message"], "did you mean")
+		for k, v := range tc.objects {
+			require.Equal(t, v, errs[0][k], "%s", r)
+		}
+		require.Empty(t, r.stdout)
+	}
+
+	r := w.stdin(".mode json\nfnd Saud\n.mode bogus\n.read nope.chr\n", "--db="+w.db)
+	require.Equal(t, 1, r.code, "%s", r)
+	errs := jsonLines(t, r.stderr)
+	require.Len(t, errs, 3, "%s", r)
+	for i, want := range []struct {
+		code     float64
+		kind, at string
+	}{{2, "usage", "line 2"}, {2, "usage", "line 3"}, {1, "failure", "line 4"}} {
+		require.Equal(t, want.code, errs[i]["code"], "%v", errs[i])
+		require.Equal(t, want.kind, errs[i]["error"], "%v", errs[i])
+		require.Equal(t, want.at, errs[i]["location"], "%v", errs[i])
+		require.True(t, strings.HasPrefix(errs[i]["message"].(string), want.at+": chronicle"), "%v", errs[i])
+	}
+	// The same script in text mode: text lines.
+	r = w.stdin("fnd Saud\n", "--db="+w.db)
+	require.Equal(t, "line 1: chronicle: unknown command \"fnd\"; did you mean \"find\"? `help` lists the commands\n", r.stderr)
+}
+
 // TestExitCodeBusy: an archive held by another process fails with exit 11
 // (text and JSON) once --wait is over; a missing archive is exit 10.
 func TestExitCodeBusy(t *testing.T) {
