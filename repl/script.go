@@ -20,7 +20,6 @@ import (
 // with a clear error instead of exhausting file descriptors.
 const maxReadDepth = 16
 
-
 // script runs the lines of r in order, without prompts; name is the file
 // they come from ("" is stdin), and each line's errors are prefixed with
 // "name:N" ("line N" on stdin). With --bail it stops at the first failing
