@@ -5,11 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"slices"
+	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/casper-chronicle/chronicle/suggest"
 )
 
 // Source paths (schema 12). A document ingested from a file remembers, for
@@ -197,12 +198,7 @@ func linkedDocument(tx *bolt.Tx, key []byte, what string) (*Document, error) {
 // is near: a third of the longer name's length at most, or one a prefix of
 // the other. Only names are candidates, never source path entries.
 func suggestNames(tx *bolt.Tx, arg string) string {
-	type scored struct {
-		name string
-		dist int
-	}
-	var near []scored
-	folded := strings.ToLower(arg)
+	var near []suggest.Scored
 	tx.Bucket(bucketNames).ForEach(func(k, _ []byte) error {
 		if isPathKey(k) {
 			return nil
@@ -212,53 +208,14 @@ func suggestNames(tx *bolt.Tx, arg string) string {
 		// suggests samples/alice-bob-en.txt.
 		best := -1
 		for _, c := range []string{name, filepath.Base(name)} {
-			lower := strings.ToLower(c)
-			d := editDistance(folded, lower)
-			limit := max(1, max(utf8.RuneCountInString(arg), utf8.RuneCountInString(c))/3)
-			prefix := len(folded) >= 2 && (strings.HasPrefix(lower, folded) || strings.HasPrefix(folded, lower))
-			if (d <= limit || prefix) && (best < 0 || d < best) {
+			if d, ok := suggest.Near(arg, c); ok && (best < 0 || d < best) {
 				best = d
 			}
 		}
 		if best >= 0 {
-			near = append(near, scored{name, best})
+			near = append(near, suggest.Scored{Name: name, Dist: best})
 		}
 		return nil
 	})
-	if len(near) == 0 {
-		return ""
-	}
-	slices.SortStableFunc(near, func(a, b scored) int { return a.dist - b.dist })
-	var quoted []string
-	for _, n := range near[:min(3, len(near))] {
-		quoted = append(quoted, fmt.Sprintf("%q", n.name))
-	}
-	list := quoted[0]
-	if len(quoted) > 1 {
-		list = strings.Join(quoted[:len(quoted)-1], ", ") + " or " + quoted[len(quoted)-1]
-	}
-	return "; did you mean " + list + "?"
-}
-
-// editDistance is the Levenshtein distance between a and b in code points
-// (the repl's suggestions use the same measure; db cannot import repl).
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
+	return suggest.Phrase(suggest.Best(near), strconv.Quote)
 }
