@@ -10,9 +10,9 @@ import (
 	"github.com/casper-chronicle/chronicle"
 )
 
-// newArchive is a fresh archive in a temporary directory holding the
-// repository's sample story about Alice and Bob.
-func newArchive() (*chronicle.Archive, func()) {
+// emptyArchive is a fresh archive in a temporary directory, and what
+// removes it.
+func emptyArchive() (*chronicle.Archive, func()) {
 	dir, err := os.MkdirTemp("", "chronicle-example")
 	if err != nil {
 		log.Fatal(err)
@@ -21,14 +21,26 @@ func newArchive() (*chronicle.Archive, func()) {
 	if err != nil {
 		log.Fatal(err)
 	}
-	src, err := os.ReadFile("testdata/samples/alice-bob-en.txt")
+	return a, func() { a.Close(); os.RemoveAll(dir) }
+}
+
+// ingestFile ingests a file of the repository under its base name.
+func ingestFile(a *chronicle.Archive, path string) {
+	src, err := os.ReadFile(path)
 	if err != nil {
 		log.Fatal(err)
 	}
-	if _, err := a.Ingest("alice-bob.txt", src); err != nil {
+	if _, err := a.Ingest(filepath.Base(path), src); err != nil {
 		log.Fatal(err)
 	}
-	return a, func() { a.Close(); os.RemoveAll(dir) }
+}
+
+// newArchive is a fresh archive holding the repository's sample story
+// about Alice and Bob, as alice-bob-en.txt.
+func newArchive() (*chronicle.Archive, func()) {
+	a, done := emptyArchive()
+	ingestFile(a, "testdata/samples/alice-bob-en.txt")
+	return a, done
 }
 
 // Open an archive, ingest a document and ask whether a debt was repaid.
@@ -72,7 +84,7 @@ func Example() {
 func ExampleArchive_Query() {
 	a, done := newArchive()
 	defer done()
-	ans, err := a.Query("alice-bob.txt", "Did Alice repay Bob?")
+	ans, err := a.Query("alice-bob-en.txt", "Did Alice repay Bob?")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -113,13 +125,13 @@ func ExampleArchive_Find() {
 	for _, d := range found.Documents {
 		fmt.Println(d.Names[0])
 	}
-	in, err := a.FindIn("alice-bob.txt", "Saud")
+	in, err := a.FindIn("alice-bob-en.txt", "Saud")
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println(in.Status)
 	// Output:
-	// alice-bob.txt
+	// alice-bob-en.txt
 	// MATCHES
 }
 
@@ -142,25 +154,10 @@ func ExampleArchive_Entity() {
 // Settle answers across documents: a loan agreement and the bank
 // statement that repays it.
 func ExampleArchive_Settle() {
-	dir, err := os.MkdirTemp("", "chronicle-example")
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
-	a, err := chronicle.Open(filepath.Join(dir, "evidence.db"), nil)
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer a.Close()
-	for _, f := range []string{"1-loan-agreement-en.txt", "2-bank-statement-en.txt"} {
-		src, err := os.ReadFile(filepath.Join("testdata", "stories", f))
-		if err != nil {
-			log.Fatal(err)
-		}
-		if _, err := a.Ingest(f, src); err != nil {
-			log.Fatal(err)
-		}
-	}
+	a, done := emptyArchive()
+	defer done()
+	ingestFile(a, "testdata/stories/1-loan-agreement-en.txt")
+	ingestFile(a, "testdata/stories/2-bank-statement-en.txt")
 	ans, err := a.Settle("Did Layla repay Omar?")
 	if err != nil {
 		log.Fatal(err)
@@ -175,7 +172,7 @@ func ExampleArchive_CheckClaims() {
 	a, done := newArchive()
 	defer done()
 	claims := []byte(`{"chronicle-claims":1,"namespace":"example","runId":"run-1"}
-{"result":1,"document":"alice-bob.txt","query":"Did Alice repay Bob?"}
+{"result":1,"document":"alice-bob-en.txt","query":"Did Alice repay Bob?"}
 {"claim":1,"standing":"fact","iteration":0,"declaredOn":"answer","declaredResult":1,"declaredRule":"chronicle.settlement.status","declaredValue":"SUPPORTED"}
 {"claim":2,"standing":"fact","iteration":0,"declaredOn":"answer","declaredResult":1,"declaredRule":"chronicle.settlement.settled","declaredValue":"40"}
 `)
