@@ -15,13 +15,10 @@ import (
 // REPL starts).
 const historyLimit = 1000
 
-// historyPath is $XDG_CONFIG_HOME/chronicle/history, else the user's
-// config directory (os.UserConfigDir) plus chronicle/history. The history
-// holds the questions asked, so it is private: the directory is created
-// mode 0700 and the file 0600 (both tightened when an older Chronicle made
-// them wider), and it must be a regular file (a FIFO there would block the
-// REPL's start). See prepareHistory.
-func historyPath() (string, error) {
+// configDir is Chronicle's configuration directory (history, init file):
+// $XDG_CONFIG_HOME/chronicle, else the user's config directory
+// (os.UserConfigDir, ~/.config on Linux) plus chronicle.
+func configDir() (string, error) {
 	dir := os.Getenv("XDG_CONFIG_HOME")
 	if dir == "" {
 		d, err := os.UserConfigDir()
@@ -30,7 +27,20 @@ func historyPath() (string, error) {
 		}
 		dir = d
 	}
-	dir = filepath.Join(dir, "chronicle")
+	return filepath.Join(dir, "chronicle"), nil
+}
+
+// historyPath is $XDG_CONFIG_HOME/chronicle/history, else the user's
+// config directory (os.UserConfigDir) plus chronicle/history. The history
+// holds the questions asked, so it is private: the directory is created
+// mode 0700 and the file 0600 (both tightened when an older Chronicle made
+// them wider), and it must be a regular file (a FIFO there would block the
+// REPL's start). See prepareHistory.
+func historyPath() (string, error) {
+	dir, err := configDir()
+	if err != nil {
+		return "", err
+	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", err
 	}

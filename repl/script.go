@@ -173,19 +173,14 @@ func (s *session) scriptFile(path, flag string) (int, bool) {
 	return s.script(f, path, s.direct)
 }
 
-// initPath is the init file: $XDG_CONFIG_HOME/chronicle/init, else the
-// user's config directory (~/.config on Linux) plus chronicle/init, the
-// directory of the history.
+// initPath is the init file: chronicle/init in the configuration
+// directory, beside the history.
 func initPath() (string, error) {
-	dir := os.Getenv("XDG_CONFIG_HOME")
-	if dir == "" {
-		d, err := os.UserConfigDir()
-		if err != nil {
-			return "", err
-		}
-		dir = d
+	dir, err := configDir()
+	if err != nil {
+		return "", err
 	}
-	return filepath.Join(dir, "chronicle", "init"), nil
+	return filepath.Join(dir, "init"), nil
 }
 
 // runInit runs the init file before the REPL's first prompt, when there is
