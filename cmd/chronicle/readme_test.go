@@ -28,6 +28,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -68,7 +69,7 @@ func readmeExamples(text string) []example {
 var (
 	timestamp = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)`)
 	tempDir   = regexp.MustCompile(`/tmp/[^\s:'"]*`)
-	duration  = regexp.MustCompile(`\b\d+(\.\d+)?(ns|µs|ms|s)\b`)
+	duration  = regexp.MustCompile(`\b\d+(\.\d+)? ?(ns|µs|ms|s)\b`) // 1.5s, 0.7 ms
 )
 
 // normalise replaces what varies from run to run.
@@ -127,7 +128,9 @@ func startShell(t *testing.T, dir string, env []string) *shell {
 
 // run runs one command line and returns what it printed.
 func (sh *shell) run(t *testing.T, command string) string {
-	_, err := fmt.Fprintf(sh.in, "{ %s\n} </dev/null 2>&1; printf '\\n%s %%d\\n' $?\n", command, endMark)
+	// The status is kept for the next line's $? (`echo $?` after a
+	// failing example prints its code, not printf's).
+	_, err := fmt.Fprintf(sh.in, "{ %s\n} </dev/null 2>&1; readme_rc=$?; printf '\\n%s %%d\\n' $readme_rc; (exit $readme_rc)\n", command, endMark)
 	require.NoError(t, err)
 	var b strings.Builder
 	done := make(chan error, 1)
@@ -175,6 +178,15 @@ func repoCopy(t *testing.T) string {
 	return dst
 }
 
+// copyFile copies a file (the archive snapshot of make run).
+func copyFile(from, to string) error {
+	data, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(to, data, 0o644)
+}
+
 // TestReadme replays the README's console blocks after `make run`.
 func TestReadme(t *testing.T) {
 	for _, tool := range []string{"bash", "make", "git"} {
@@ -193,6 +205,10 @@ func TestReadme(t *testing.T) {
 	mk.Dir, mk.Env = dir, env
 	out, err := mk.CombinedOutput()
 	require.NoError(t, err, "make run:\n%s", out)
+
+	// The REPL recordings open the archive as make run left it.
+	made := filepath.Join(t.TempDir(), "make-run.db")
+	require.NoError(t, copyFile(filepath.Join(dir, "chronicle.db"), made))
 
 	sh := startShell(t, dir, env)
 	lines := strings.Split(string(raw), "\n")
@@ -226,9 +242,40 @@ func TestReadme(t *testing.T) {
 		}
 		t.Errorf("README.md:%d: $ %s\nwant:\n%s\ngot:\n%s", e.line, e.command, strings.Join(e.expected, "\n"), got)
 	}
+
+	blocks := readmeREPLBlocks(string(raw))
+	require.NotEmpty(t, blocks, "README.md has no ```repl blocks")
+	_, err = exec.LookPath("tmux")
+	require.NoError(t, err, "the README's REPL recordings are replayed in tmux")
+	archive := filepath.Join(dir, "chronicle.db")
+	require.NoError(t, os.Rename(archive, archive+".console"))
+	for _, b := range blocks {
+		require.NotEmpty(t, b.command, "README.md:%d: a ```repl block starts with \"$ COMMAND\"", b.line)
+		require.NoError(t, copyFile(made, archive))
+		problems, rewritten := compareREPL(b, replayREPL(t, dir, env, b))
+		if len(problems) == 0 {
+			continue
+		}
+		if *rewrite && rewritten != nil {
+			replacements = append(replacements, struct {
+				from, to int
+				with     []string
+			}{b.line, b.line + len(b.screen), rewritten})
+			changed = true
+			continue
+		}
+		t.Error(strings.Join(problems, "\n"))
+	}
+	require.NoError(t, os.Rename(archive+".console", archive))
 	if !changed {
 		return
 	}
+	slices.SortFunc(replacements, func(a, b struct {
+		from, to int
+		with     []string
+	}) int {
+		return a.from - b.from
+	})
 	for i := len(replacements) - 1; i >= 0; i-- {
 		r := replacements[i]
 		lines = append(lines[:r.from], append(r.with, lines[r.to:]...)...)
