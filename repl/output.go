@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -25,11 +26,15 @@ func printJSONLine(w io.Writer, v any) {
 func rfc3339(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
 // progress draws "[i/N] path" on a terminal stderr for batches of several
-// files; elsewhere it prints nothing.
+// files; elsewhere it prints nothing. The line is sanitized (a file name
+// cannot move the cursor) and cut to 78 columns by display width. On a
+// TERM=dumb terminal, which knows no erase-line sequence, the previous
+// line is overwritten with spaces instead.
 type progress struct {
 	env   *Env
 	total int
 	shown bool
+	width int // columns of the line drawn last
 }
 
 func newProgress(env *Env, total int) *progress {
@@ -40,21 +45,33 @@ func (p *progress) step(i int, path string) {
 	if !p.env.StderrTTY || p.total < 2 {
 		return
 	}
-	const width = 24
-	filled := width * i / p.total
-	line := fmt.Sprintf("[%s%s] %d/%d %s", strings.Repeat("#", filled), strings.Repeat(".", width-filled), i, p.total, path)
-	if len(line) > 78 {
-		line = line[:78]
-	}
-	fmt.Fprintf(p.env.Stderr, "\r\x1b[K%s", line)
+	const bar = 24
+	filled := bar * i / p.total
+	line := fmt.Sprintf("[%s%s] %d/%d %s", strings.Repeat("#", filled), strings.Repeat(".", bar-filled), i, p.total, sanitize(path))
+	line = line[:cutAt(line, 0, 78)]
+	p.draw(line)
 	p.shown = true
 }
 
 func (p *progress) clear() {
 	if p.shown {
-		fmt.Fprint(p.env.Stderr, "\r\x1b[K")
+		p.draw("")
 		p.shown = false
 	}
+}
+
+// draw replaces the progress line with line.
+func (p *progress) draw(line string) {
+	w := displayWidth(line, 0)
+	if os.Getenv("TERM") == "dumb" {
+		fmt.Fprintf(p.env.Stderr, "\r%s%s", line, strings.Repeat(" ", max(0, p.width-w)))
+		if line == "" {
+			fmt.Fprint(p.env.Stderr, "\r")
+		}
+	} else {
+		fmt.Fprintf(p.env.Stderr, "\r\x1b[K%s", line)
+	}
+	p.width = w
 }
 
 // sanitize makes a line safe for a terminal: control bytes (except TAB) are

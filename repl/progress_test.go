@@ -85,3 +85,37 @@ func prepareProgress(t *testing.T, w *workspace) {
 	text := strings.ReplaceAll(string(claims), "testdata/samples/", "samples/")
 	require.NoError(t, os.WriteFile(filepath.Join(w.dir, "claims.jsonl"), []byte(text), 0o644))
 }
+
+// TestProgressLine: the line is sanitized and cut to 78 columns by display
+// width; a dumb terminal gets spaces instead of the erase-line sequence.
+func TestProgressLine(t *testing.T) {
+	for _, term := range []string{"xterm", "dumb"} {
+		t.Run(term, func(t *testing.T) {
+			t.Setenv("TERM", term)
+			var out strings.Builder
+			p := newProgress(&Env{Stderr: &out, StderrTTY: true}, 4)
+			p.step(1, "evil\x1b[2Jname.txt")
+			p.step(2, strings.Repeat("ملف", 40)+".txt")
+			p.clear()
+			draws := strings.Split(out.String(), "\r")[1:]
+			if term == "dumb" {
+				require.NotContains(t, out.String(), "\x1b")
+				require.Len(t, draws, 4, "%q", out.String()) // two lines, the blanking, the return
+				require.Equal(t, strings.Repeat(" ", displayWidth(draws[1], 0)), draws[2])
+				require.Empty(t, draws[3])
+			} else {
+				require.Len(t, draws, 3, "%q", out.String())
+				for i := range draws {
+					draws[i] = strings.TrimPrefix(draws[i], "\x1b[K")
+				}
+				require.Empty(t, draws[2])
+			}
+			require.Equal(t, `[######..................] 1/4 evil\x1b[2Jname.txt`, strings.TrimRight(draws[0], " "))
+			require.Equal(t, 78, displayWidth(draws[1], 0))
+			require.True(t, strings.HasPrefix(draws[1], "[############............] 2/4 ملفملف"))
+		})
+	}
+	var piped strings.Builder
+	newProgress(&Env{Stderr: &piped}, 4).step(1, "x")
+	require.Empty(t, piped.String())
+}
