@@ -458,6 +458,21 @@ func TestDamageHarness(t *testing.T) {
 	for _, line := range append(report, unclear...) {
 		t.Log(line)
 	}
+	// CHRONICLE_DAMAGE_KEEP=DIR keeps what a finding needs to be studied
+	// again: the pristine archive (its layout varies from run to run) and
+	// each flagged trial's damaged copy, made again from it.
+	if keep := os.Getenv("CHRONICLE_DAMAGE_KEEP"); keep != "" && (wrong > 0 || validOver > 0 || missed > 0) {
+		require.NoError(t, os.MkdirAll(keep, 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(keep, "pristine.db"), pristine, 0o600))
+		for _, line := range report {
+			var n int
+			if _, err := fmt.Sscanf(line, "trial %d", &n); err == nil {
+				data, _, _ := damage(n, pristine, used)
+				require.NoError(t, os.WriteFile(filepath.Join(keep, fmt.Sprintf("trial-%d.db", n)), data, 0o600))
+			}
+		}
+		t.Logf("kept the pristine archive and the flagged trials' copies in %s", keep)
+	}
 	require.Zero(t, wrong, "wrong answers")
 	require.Zero(t, validOver, "VALID over damaged data")
 	require.Zero(t, missed, "check passed a copy on which a command failed")
