@@ -22,13 +22,19 @@ func (d Digest) Short() string { return d.String()[:12] }
 // MarshalText renders hex.
 func (d Digest) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
 
-// UnmarshalText parses 64 hex digits.
+// UnmarshalText parses 64 lowercase hex digits, the only spelling the
+// archive writes (uppercase would be other bytes for the same digest).
 func (d *Digest) UnmarshalText(b []byte) error {
 	if len(b) != 64 {
 		return fmt.Errorf("digest %q is not 64 hex digits", b)
 	}
-	_, err := hex.Decode(d[:], b)
-	return err
+	if _, err := hex.Decode(d[:], b); err != nil {
+		return err
+	}
+	if !bytes.Equal(b, hex.AppendEncode(nil, d[:])) {
+		return fmt.Errorf("digest %q is not lowercase hex", b)
+	}
+	return nil
 }
 
 // Document is the record of one stored document: enough to rebuild its
@@ -127,7 +133,13 @@ func splitRecord(key, value []byte) ([]byte, bool) {
 		return nil, false
 	}
 	var want Digest
-	if _, err := hex.Decode(want[:], value[at+len(recordTag):len(value)-2]); err != nil {
+	digits := value[at+len(recordTag) : len(value)-2]
+	if _, err := hex.Decode(want[:], digits); err != nil {
+		return nil, false
+	}
+	// Only the canonical lowercase digits: hex.Decode also takes
+	// uppercase, and a record whose bytes changed must not check.
+	if !bytes.Equal(digits, hex.AppendEncode(nil, want[:])) {
 		return nil, false
 	}
 	body := append(bytes.Clone(value[:at]), '}')

@@ -229,3 +229,39 @@ func copyFile(t *testing.T, from, to string) {
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(to, data, 0o600))
 }
+
+// TestRecordDigestIsCanonical: a document record whose digest member was
+// changed to uppercase hex (the same digest to hex.Decode, other bytes) is
+// damage: reads and check refuse it.
+func TestRecordDigestIsCanonical(t *testing.T) {
+	f := newSealFixture(t)
+	b, err := bolt.Open(f.path, 0o600, nil)
+	require.NoError(t, err)
+	require.NoError(t, b.Update(func(tx *bolt.Tx) error {
+		docs := tx.Bucket([]byte("docs"))
+		rec := bytes.Clone(docs.Get(f.victim.SHA256[:]))
+		at := bytes.LastIndex(rec, []byte(`"`+`}`))
+		digits := rec[at-64 : at]
+		i := bytes.IndexAny(digits, "abcdef")
+		require.GreaterOrEqual(t, i, 0, "a digest with a letter digit")
+		digits[i] -= 'a' - 'A'
+		return docs.Put(f.victim.SHA256[:], rec)
+	}))
+	require.NoError(t, b.Close())
+
+	a := openArchive(t, f.path)
+	_, err = a.Document(f.victim.SHA256)
+	require.ErrorIs(t, err, db.ErrCorrupt)
+	require.NoError(t, a.Close())
+	require.NotEmpty(t, f.problems(t))
+}
+
+func TestDigestTextIsLowercase(t *testing.T) {
+	var d db.Digest
+	lower := strings.Repeat("ab", 32)
+	require.NoError(t, d.UnmarshalText([]byte(lower)))
+	require.Equal(t, lower, d.String())
+	require.Error(t, d.UnmarshalText([]byte(strings.ToUpper(lower))))
+	require.Error(t, d.UnmarshalText([]byte(lower[:63]+"A")))
+	require.Error(t, d.UnmarshalText([]byte(lower[:62])))
+}
