@@ -730,6 +730,10 @@ type LineScorer struct {
 	// The query.
 	terms []scoreTerm
 	grams []uint64
+	// byteTerms maps a byte to the one-byte terms it is (a bit per term):
+	// a block's tokens are matched against all of them in one pass.
+	byteTerms [256]uint64
+	oneByte   uint64 // the terms of one byte
 }
 
 // scoreTerm is one distinct term of a query, its weight and its grams.
@@ -779,10 +783,16 @@ func (s *LineScorer) scoreTerms(l *Lines, terms []scoreTerm, max int) (total int
 	// A term's grams stay valid when a later term's append moves s.grams:
 	// the old array keeps them.
 	s.grams = s.grams[:0]
+	clear(s.byteTerms[:])
+	s.oneByte = 0
 	for t := range terms {
 		from := len(s.grams)
 		s.grams = termUnitGrams(terms[t].term, s.grams)
 		terms[t].grams = s.grams[from:len(s.grams):len(s.grams)]
+		if len(terms[t].term) == 1 {
+			s.byteTerms[terms[t].term[0]] |= 1 << t
+			s.oneByte |= 1 << t
+		}
 	}
 	for b := range l.blocks {
 		if err := s.scoreBlock(l, b, terms); err != nil {
@@ -813,6 +823,12 @@ func (s *LineScorer) scoreBlock(l *Lines, b int, terms []scoreTerm) error {
 	}
 	masks := s.tokenTerms[:v.tokens]
 	clear(masks)
+	if one := may & s.oneByte; one != 0 {
+		if err := s.matchBytes(v, masks, one); err != nil {
+			return fmt.Errorf("%w: %v", ErrLineIndex, err)
+		}
+		may &^= one
+	}
 	for m := may; m != 0; m &= m - 1 {
 		t := bits.TrailingZeros64(m)
 		if err := eachMatchingToken(v.raw, terms[t].term, func(ord int) error {
@@ -869,6 +885,28 @@ func (s *LineScorer) scoreBlock(l *Lines, b int, terms []scoreTerm) error {
 				s.score[ln] += terms[bits.TrailingZeros64(added)].weight
 			}
 		}
+	}
+	return nil
+}
+
+// matchBytes marks in masks the one-byte terms (of want) each token of v
+// contains, in one pass over the tokens: a query of many one-letter terms
+// matches nearly every token, and a search per term read the dictionary
+// once for each of them.
+func (s *LineScorer) matchBytes(v blockView, masks []uint64, want uint64) error {
+	ord, m := 0, uint64(0)
+	for _, c := range v.raw {
+		if c != '\n' {
+			m |= s.byteTerms[c]
+			continue
+		}
+		if m &= want; m != 0 {
+			if ord >= v.tokens {
+				return fmt.Errorf("token %d of %d", v.first+ord, v.tokens)
+			}
+			masks[ord] |= m
+		}
+		ord, m = ord+1, 0
 	}
 	return nil
 }

@@ -185,6 +185,30 @@ func TestScoreArbitraryBytes(t *testing.T) {
 			require.Equal(t, wantTotal, total, "doc %d terms %q", doc, terms)
 			require.Equal(t, wantTop, top, "doc %d terms %q", doc, terms)
 		}
+		// Many one-byte terms (matched in one pass over a block's
+		// tokens), alone or beside longer ones.
+		for range 10 {
+			if len(toks) == 0 {
+				break
+			}
+			var terms []scoreTerm
+			seen := map[byte]bool{}
+			for range 2 + r.IntN(15) {
+				tok := toks[r.IntN(len(toks))]
+				if c := tok[r.IntN(len(tok))]; !seen[c] {
+					seen[c] = true
+					terms = append(terms, scoreTerm{term: []byte{c}, weight: uint8(1 + r.IntN(3))})
+				}
+			}
+			if tok := toks[r.IntN(len(toks))]; r.IntN(2) == 0 && len(tok) > 1 {
+				terms = append(terms, scoreTerm{term: tok, weight: 1})
+			}
+			wantTotal, wantTop := naiveScore(src, terms, find.MaxMatches)
+			total, top, err := s.scoreTerms(l, terms, find.MaxMatches)
+			require.NoError(t, err)
+			require.Equal(t, wantTotal, total, "doc %d terms %q", doc, terms)
+			require.Equal(t, wantTop, top, "doc %d terms %q", doc, terms)
+		}
 	}
 }
 
