@@ -799,7 +799,7 @@ func (s *LineScorer) scoreTerms(l *Lines, terms []scoreTerm, max int) (total int
 			return 0, nil, err
 		}
 	}
-	return s.best(max)
+	return s.best(terms, max)
 }
 
 // scoreBlock scores the lines of the tokens of block b that hold a term.
@@ -873,17 +873,11 @@ func (s *LineScorer) scoreBlock(l *Lines, b int, terms []scoreTerm) error {
 				}
 				continue
 			}
-			added := mask &^ s.lineTerms[ln]
-			if added == 0 {
-				continue
-			}
+			// The line's score is summed from its set once, in best.
 			if s.lineTerms[ln] == 0 {
 				s.touched = append(s.touched, ln)
 			}
-			s.lineTerms[ln] |= added
-			for ; added != 0; added &= added - 1 {
-				s.score[ln] += terms[bits.TrailingZeros64(added)].weight
-			}
+			s.lineTerms[ln] |= mask
 		}
 	}
 	return nil
@@ -965,9 +959,25 @@ func (s *LineScorer) open(l *Lines, b int) (blockView, error) {
 }
 
 // best returns the number of scored lines and the best max of them.
-func (s *LineScorer) best(max int) (total int, top []LineScore, err error) {
+func (s *LineScorer) best(terms []scoreTerm, max int) (total int, top []LineScore, err error) {
+	// With several terms a line's score is the weight of its set of
+	// terms: a count of bits when every weight is 1 (no term repeated).
+	unit := len(terms) > 1
+	for _, t := range terms {
+		unit = unit && t.weight == 1
+	}
 	for _, ln := range s.touched {
-		h := LineScore{Line: int(ln), Score: int(s.score[ln])}
+		score := int(s.score[ln])
+		switch set := s.lineTerms[ln]; {
+		case len(terms) == 1:
+		case unit:
+			score = bits.OnesCount64(set)
+		default:
+			for score = 0; set != 0; set &= set - 1 {
+				score += int(terms[bits.TrailingZeros64(set)].weight)
+			}
+		}
+		h := LineScore{Line: int(ln), Score: score}
 		if len(top) == max && !h.before(top[max-1]) {
 			continue
 		}
