@@ -772,12 +772,20 @@ func (s *LineScorer) scoreTerms(l *Lines, terms []scoreTerm, max int) (total int
 		clear(s.lineTerms)
 	} else {
 		for _, ln := range s.touched {
-			s.score[ln], s.lineTerms[ln] = 0, 0
+			s.score[ln] = 0
+			if int(ln) < len(s.lineTerms) {
+				s.lineTerms[ln] = 0
+			}
 		}
 	}
 	s.touched = s.touched[:0]
-	if n := l.NumLines + 1; len(s.score) < n {
+	// The sets of terms per line are only kept for several terms (8 bytes
+	// a line: memory a one-term query need not touch).
+	n := l.NumLines + 1
+	if len(s.score) < n {
 		s.score = make([]uint8, n)
+	}
+	if len(terms) > 1 && len(s.lineTerms) < n {
 		s.lineTerms = make([]uint64, n)
 	}
 	// A term's grams stay valid when a later term's append moves s.grams:
@@ -968,12 +976,13 @@ func (s *LineScorer) best(terms []scoreTerm, max int) (total int, top []LineScor
 	}
 	for _, ln := range s.touched {
 		score := int(s.score[ln])
-		switch set := s.lineTerms[ln]; {
+		switch {
 		case len(terms) == 1:
 		case unit:
-			score = bits.OnesCount64(set)
+			score = bits.OnesCount64(s.lineTerms[ln])
 		default:
-			for score = 0; set != 0; set &= set - 1 {
+			score = 0
+			for set := s.lineTerms[ln]; set != 0; set &= set - 1 {
 				score += int(terms[bits.TrailingZeros64(set)].weight)
 			}
 		}
