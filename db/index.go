@@ -20,7 +20,7 @@ func seqKey(seq uint64) []byte { return binary.BigEndian.AppendUint64(nil, seq) 
 // indexPrep is a document's term and line index entries, computed before
 // the transaction that stores them.
 type indexPrep struct {
-	grams *index.Grams
+	grams *index.DocGrams // its Seq is set when the document gets one
 	lines []byte
 }
 
@@ -33,7 +33,9 @@ func prepareIndex(src []byte, chunkSize int) *indexPrep {
 		defer close(done)
 		p.lines = index.BuildLines(src, chunkSize)
 	}()
-	p.grams = index.CountGrams(src)
+	// Compacted here, off the committing goroutine: only the sequence
+	// number waits for the commit.
+	p.grams = index.CountGrams(src).Compact(0)
 	<-done
 	return p
 }
@@ -167,7 +169,8 @@ func (a *Archive) finishReindexUntil(stop func() bool, progress func(done, total
 				if err := indexDocument(tx, d, ix, s.Source, s.Events); err != nil {
 					return err
 				}
-				grams = append(grams, ix.grams.Compact(d.Seq))
+				ix.grams.Seq = d.Seq
+				grams = append(grams, ix.grams)
 				docs++
 				bytes += d.SourceSize
 			}

@@ -72,8 +72,8 @@ func (a *Archive) EndBatch() error {
 // full or seq completes its group. The returned function updates the batch
 // and must be called only once tx has committed (a rolled-back document
 // leaves the batch as it was).
-func (a *Archive) addGrams(tx *bolt.Tx, seq uint64, g *index.Grams) (committed func(), err error) {
-	d := g.Compact(seq)
+func (a *Archive) addGrams(tx *bolt.Tx, seq uint64, d *index.DocGrams) (committed func(), err error) {
+	d.Seq = seq
 	b := a.batch
 	if b == nil {
 		return func() {}, indexDamage(tx, index.FoldTerms(tx, []*index.DocGrams{d}))
