@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/casper-chronicle/chronicle/db"
+	"github.com/casper-chronicle/chronicle/db/fileio"
 	"github.com/casper-chronicle/chronicle/engine"
 	"github.com/casper-chronicle/chronicle/engine/find"
 	"github.com/casper-chronicle/chronicle/engine/receipt"
@@ -115,6 +116,27 @@ func (a *Archive) Ingest(name string, src []byte) (*Ingested, error) {
 	res, err := a.db.Ingest(src, at, name)
 	if err != nil {
 		return nil, fmt.Errorf("ingest %s: %w", name, err)
+	}
+	return &Ingested{Document: document(res.Doc), Reused: res.Reused, Receipt: res.Receipt.Encode()}, nil
+}
+
+// IngestFile stores the file at path as Ingest does, named by path as
+// given; its cleaned absolute path is kept too, so that `./x.txt`, the
+// absolute path or a path from another directory all name the document
+// later. Anything but a regular file of at most 8 MiB is refused before
+// the archive is touched.
+func (a *Archive) IngestFile(path string) (*Ingested, error) {
+	at, err := db.ImportTime()
+	if err != nil {
+		return nil, err
+	}
+	src, err := fileio.ReadLimited(path, engine.MaxSourceSize)
+	if err != nil {
+		return nil, fmt.Errorf("ingest: %w", err)
+	}
+	res, err := a.db.IngestFile(a.db.Prepare(src, at), path)
+	if err != nil {
+		return nil, fmt.Errorf("ingest %s: %w", path, err)
 	}
 	return &Ingested{Document: document(res.Doc), Reused: res.Reused, Receipt: res.Receipt.Encode()}, nil
 }

@@ -1,6 +1,7 @@
 package chronicle_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -158,4 +159,33 @@ func TestReceiptsSurviveLaterIngests(t *testing.T) {
 	now, err := a.Find("Saud", 0)
 	require.NoError(t, err)
 	require.Len(t, now.Documents, 2)
+}
+
+// TestIngestFile: a file ingested by path is found by its other spellings;
+// a directory, a missing file and one over 8 MiB are refused, changing
+// nothing.
+func TestIngestFile(t *testing.T) {
+	a, _ := openTemp(t)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "loan.txt")
+	require.NoError(t, os.WriteFile(path, []byte("@chronicle\tA\tBORROWED_FROM\tB\t10\tSAR\tT1\tASSERTED\tPOSITIVE\tCONFIRMED\n"), 0o600))
+	got, err := a.IngestFile(path)
+	require.NoError(t, err)
+	require.Equal(t, []string{path}, got.Document.Names)
+	require.Equal(t, 1, got.Document.Events)
+	for _, name := range []string{path, filepath.Join(dir, ".", "loan.txt"), filepath.Join(dir, "..", filepath.Base(dir), "loan.txt")} {
+		ans, err := a.Query(name, "Did A repay B?")
+		require.NoError(t, err, name)
+		require.Equal(t, got.Document.SHA256, ans.Document.SHA256)
+	}
+
+	big := filepath.Join(dir, "big.txt")
+	require.NoError(t, os.WriteFile(big, bytes.Repeat([]byte("x\n"), 4<<20+1), 0o600))
+	for _, bad := range []string{dir, filepath.Join(dir, "missing.txt"), big} {
+		_, err := a.IngestFile(bad)
+		require.Error(t, err, bad)
+	}
+	docs, err := a.Documents()
+	require.NoError(t, err)
+	require.Len(t, docs, 1)
 }

@@ -7,7 +7,7 @@
 // the chronicle command:
 //
 //	a, err := chronicle.Open("evidence.db", nil) // created when missing
-//	doc, err := a.Ingest("loan.txt", src)        // byte-exact, content-addressed
+//	doc, err := a.IngestFile("loan.txt")         // byte-exact, content-addressed
 //	ans, err := a.Query("loan.txt", "Did Ahmed repay Khalid?")
 //	ans.Status  // SUPPORTED, PARTIAL, CONFLICT or UNKNOWN
 //	ans.JSON    // the canonical result line, as the original tool prints it
