@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/casper-chronicle/chronicle/engine"
 	"github.com/casper-chronicle/chronicle/engine/claimrow"
@@ -208,7 +209,7 @@ func compare(declared, archive claimrow.Value, numeric bool) (outcome, reason st
 	return claimrow.Contradicted, claimrow.Conflict
 }
 
-var numberPattern = regexp.MustCompile(`^-?[0-9]+(?:\.[0-9]+|/[0-9]+)?$`)
+var numberPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^-?[0-9]+(?:\.[0-9]+|/[0-9]+)?$`) })
 
 // exact reads a number exactly: an integer, or a string holding an
 // integer, a decimal or an N/D fraction (D > 0), all in base 10 (leading
@@ -219,7 +220,7 @@ func exact(v claimrow.Value) (*big.Rat, bool) {
 	case claimrow.Int:
 		return new(big.Rat).SetInt64(v.Int), true
 	case claimrow.String:
-		if !numberPattern.MatchString(v.Str) {
+		if !numberPattern().MatchString(v.Str) {
 			return nil, false
 		}
 	default:
