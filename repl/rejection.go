@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/casper-chronicle/chronicle/db/fileio"
@@ -128,33 +127,18 @@ func renderBytes(b []byte) string {
 	return s.String()
 }
 
-// cellWidth is the cells a character takes: combining marks (Arabic
-// harakat, accents) none, every other character one. Wide East Asian
-// characters take two on most terminals; Chronicle's documents are
-// Arabic and English, where this is exact.
-func cellWidth(r rune) int {
-	if unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Me, r) {
-		return 0
-	}
-	return 1
-}
-
-func cells(s string) int {
-	n := 0
-	for _, r := range s {
-		n += cellWidth(r)
-	}
-	return n
-}
+// cells is the display columns of an excerpt (it holds no TAB or
+// escape: renderBytes shows them as text).
+func cells(s string) int { return displayWidth(s, 0) }
 
 // firstCells is the longest prefix of s of at most n cells.
 func firstCells(s string, n int) string {
 	w := 0
 	for i, r := range s {
-		if w+cellWidth(r) > n {
+		if w+runeWidth(r) > n {
 			return s[:i]
 		}
-		w += cellWidth(r)
+		w += runeWidth(r)
 	}
 	return s
 }
@@ -165,10 +149,10 @@ func lastCells(s string, n int) string {
 	w := 0
 	for i := len(s); i > 0; {
 		r, size := utf8.DecodeLastRuneInString(s[:i])
-		if w+cellWidth(r) > n {
-			return strings.TrimLeftFunc(s[i:], func(r rune) bool { return cellWidth(r) == 0 })
+		if w+runeWidth(r) > n {
+			return strings.TrimLeftFunc(s[i:], func(r rune) bool { return runeWidth(r) == 0 })
 		}
-		w += cellWidth(r)
+		w += runeWidth(r)
 		i -= size
 	}
 	return s

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/casper-chronicle/chronicle/db/fileio"
 	"github.com/casper-chronicle/chronicle/engine"
@@ -66,4 +67,34 @@ func TestRejectionFileRules(t *testing.T) {
 			require.Nil(t, r.caretLines())
 		})
 	}
+}
+
+// FuzzExcerpt: whatever the bytes of the offending line and wherever the
+// byte at fault, the excerpt is valid UTF-8 without control bytes (every
+// byte shown as text), fits its budget, and the caret column is the width
+// of what the excerpt shows before that byte.
+func FuzzExcerpt(f *testing.F) {
+	f.Add([]byte("Bob met Alice at the caf\xe9 on day two."), 24)
+	f.Add([]byte("@chronicle\tAlice\tBORROWED_FROM\tBob\t100"), 0)
+	f.Add([]byte("أقر أحمد بأنه اقترض من خالد مبلغ \x00 ريال"), 60)
+	f.Add([]byte(strings.Repeat("ب", 300)+"\xff"), 600)
+	f.Fuzz(func(t *testing.T, line []byte, off int) {
+		if len(line) == 0 {
+			return
+		}
+		off = ((off % len(line)) + len(line)) % len(line)
+		got, caret := excerpt(line, off)
+		require.True(t, utf8.ValidString(got), "%q", got)
+		for _, r := range got {
+			require.False(t, r < 0x20 || r == 0x7f, "control %U in %q", r, got)
+		}
+		require.LessOrEqual(t, cells(got), excerptWidth, "%q", got)
+		require.LessOrEqual(t, caret, excerptBefore)
+		require.GreaterOrEqual(t, caret, 0)
+		before := renderBytes(line[:off])
+		if cells(before) <= excerptBefore {
+			require.Equal(t, cells(before), caret)
+			require.True(t, strings.HasPrefix(got, before))
+		}
+	})
 }

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/chzyer/readline"
 )
@@ -57,19 +58,18 @@ func stripColour(out []byte) []byte {
 
 // displayWidth is the number of terminal columns s takes when it starts at
 // column col: wide characters take two, combining marks none, a TAB moves
-// to the next multiple of 8 and escape sequences take nothing.
+// to the next multiple of 8 and escape sequences take nothing. It is
+// linear in s: the escape pattern is tried only where an ESC is.
 func displayWidth(s string, col int) int {
 	start := col
 	for i := 0; i < len(s); {
-		if loc := ansiEscape.FindStringIndex(s[i:]); loc != nil && loc[0] == 0 {
-			i += loc[1]
-			continue
+		if s[i] == 0x1b {
+			if loc := ansiEscape.FindStringIndex(s[i:]); loc != nil && loc[0] == 0 {
+				i += loc[1]
+				continue
+			}
 		}
-		r, size := rune(s[i]), 1
-		if r >= 0x80 {
-			rs := []rune(s[i:min(len(s), i+4)])
-			r, size = rs[0], len(string(rs[0]))
-		}
+		r, size := utf8.DecodeRuneInString(s[i:])
 		col = advance(col, r)
 		i += size
 	}
@@ -81,8 +81,13 @@ func advance(col int, r rune) int {
 	if r == '\t' {
 		return col + 8 - col%8
 	}
-	return col + readline.Runes{}.Width(r)
+	return col + runeWidth(r)
 }
+
+// runeWidth is the columns r takes on a terminal, by the rules readline
+// draws the prompt with: combining marks (Arabic harakat, accents) and
+// controls none, Han, Hangul and kana two, every other character one.
+func runeWidth(r rune) int { return readline.Runes{}.Width(r) }
 
 // fitLine wraps one line of a readable view to width columns, at spaces.
 // Continuation lines are indented to the column where the line's last
