@@ -125,6 +125,7 @@ type helpEntry struct {
 	Example string     `json:"example"`
 	Verbs   []string   `json:"verbs,omitempty"`
 	Flags   []helpFlag `json:"flags"`
+	Session bool       `json:"session,omitempty"` // a command of the session (REPL, scripts), not of the CLI
 }
 
 // helpJSON prints the command table (or one command) as JSON Lines, one

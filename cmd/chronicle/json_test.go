@@ -218,6 +218,35 @@ func TestJSONErrorsWithoutACommand(t *testing.T) {
 	require.Equal(t, "line 1: chronicle: unknown command \"fnd\"; did you mean \"find\"? `help` lists the commands\n", r.stderr)
 }
 
+// TestSessionHelpJSON: in a JSON-mode session (and with --json) help's
+// output is JSON Lines all through: the table's commands, then each
+// session command marked "session"; help NAME of a session command is one
+// such line.
+func TestSessionHelpJSON(t *testing.T) {
+	t.Parallel()
+	w := newWS(t)
+	for _, script := range []string{".mode json\nhelp\n", "help --json\n", ".mode json\n.help\n"} {
+		r := w.stdin(script, "--db="+w.db)
+		require.Equal(t, 0, r.code, "%s", r)
+		lines := jsonLines(t, r.stdout)
+		var session []string
+		for _, l := range lines {
+			if l["session"] == true {
+				session = append(session, l["name"].(string))
+			}
+		}
+		require.Equal(t, []string{".help", ".mode", ".keep", ".timer", ".output", ".read", ".exit", ".quit", "exit", "quit", `\?`, `\q`}, session, script)
+		require.Equal(t, "ingest", lines[0]["name"], script)
+	}
+	r := w.stdin(".mode json\nhelp .read\n", "--db="+w.db)
+	lines := jsonLines(t, r.stdout)
+	require.Len(t, lines, 1, "%s", r)
+	require.Equal(t, ".read", lines[0]["name"])
+	require.Equal(t, "FILE", lines[0]["args"])
+	require.Equal(t, ".read session.chr", lines[0]["example"])
+	require.Contains(t, lines[0]["summary"], "FILE:LINE")
+}
+
 // TestExitCodeBusy: an archive held by another process fails with exit 11
 // (text and JSON) once --wait is over; a missing archive is exit 10.
 func TestExitCodeBusy(t *testing.T) {
