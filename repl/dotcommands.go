@@ -94,7 +94,7 @@ func (s *session) sessionCommand(argv []string, run runner) (code int, quit, ok 
 func (s *session) setMode(args []string) int {
 	switch {
 	case len(args) == 0:
-		fmt.Fprintln(s.env.Stdout, s.mode)
+		s.printState("mode", s.mode)
 		return ExitOK
 	case len(args) == 1 && slices.Contains(modes, args[0]):
 		s.mode = args[0]
@@ -104,11 +104,22 @@ func (s *session) setMode(args []string) int {
 	return ExitUsage
 }
 
+// printState prints a setting that a session command shows: its value
+// alone, or in JSON mode {"NAME":"VALUE"} (JSON output never gets a text
+// line).
+func (s *session) printState(name, value string) {
+	if s.mode == modeJSON {
+		printJSONLine(s.env.Stdout, map[string]string{name: value})
+		return
+	}
+	fmt.Fprintln(s.env.Stdout, value)
+}
+
 // setSwitch implements .keep and .timer: alone it prints the state.
 func (s *session) setSwitch(name string, state *bool, args []string) int {
 	switch {
 	case len(args) == 0:
-		fmt.Fprintln(s.env.Stdout, onOff(*state))
+		s.printState(strings.TrimPrefix(name, "."), onOff(*state))
 		return ExitOK
 	case len(args) == 1 && (args[0] == "on" || args[0] == "off"):
 		*state = args[0] == "on"

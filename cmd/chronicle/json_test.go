@@ -238,7 +238,11 @@ func TestSessionHelpJSON(t *testing.T) {
 		require.Equal(t, []string{".help", ".mode", ".keep", ".timer", ".output", ".read", ".exit", ".quit", "exit", "quit", `\?`, `\q`}, session, script)
 		require.Equal(t, "ingest", lines[0]["name"], script)
 	}
-	r := w.stdin(".mode json\nhelp .read\n", "--db="+w.db)
+	// The settings a session command shows are JSON objects too.
+	r := w.stdin(".mode json\n.mode\n.keep on\n.keep\n.timer\n", "--db="+w.db)
+	require.Equal(t, []map[string]any{{"mode": "json"}, {"keep": "on"}, {"timer": "off"}}, jsonLines(t, r.stdout), "%s", r)
+
+	r = w.stdin(".mode json\nhelp .read\n", "--db="+w.db)
 	lines := jsonLines(t, r.stdout)
 	require.Len(t, lines, 1, "%s", r)
 	require.Equal(t, ".read", lines[0]["name"])
