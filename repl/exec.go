@@ -302,6 +302,7 @@ func (c *command) exec(env *Env, args []string) error {
 // regular file there fails at once, before any work is done.
 func runGuarded(x *ctx) (err error) {
 	path := x.env.archivePath(x.p.value("db"))
+	defer watching(path)()
 	// The archive is memory-mapped: a damaged page can point bbolt outside
 	// the mapping, which must become a panic (recovered below), not a crash.
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))

@@ -415,7 +415,7 @@ func runCheck(x *ctx) error {
 		return err
 	}
 	if len(problems) > 0 {
-		return withStatus(ExitFailure, kindProblemsFound, fmt.Errorf("%d problems found in %s", len(problems), a.Path()))
+		return withStatus(ExitFailure, kindProblemsFound, fmt.Errorf("%s found in %s", plural(len(problems), "problem"), a.Path()))
 	}
 	docs, _ := a.Docs()
 	if x.machine() {

@@ -18,6 +18,7 @@ import (
 //	chronicle [--db PATH] [--json|--text] [--bail] [--no-init]   (REPL or script on stdin)
 //	chronicle [--db PATH] [--json|--text] [--bail] (-c 'LINE' | -f FILE)...
 func Main(args []string) int {
+	startStackWatch()
 	env := NewEnv()
 	if len(args) == 1 && (args[0] == "-h" || args[0] == "--help") {
 		return Exec(env, []string{"help"})

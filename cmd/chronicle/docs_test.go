@@ -181,7 +181,11 @@ func TestCorruption(t *testing.T) {
 				require.True(t, strings.HasPrefix(p, "input.txt: document input.txt ("+g1Prefix+"): archive corruption: "), p)
 			}
 			require.NotContains(t, r.stdout, "g0.txt")
-			require.Equal(t, fmt.Sprintf("chronicle check: %d problems found in %s\n", len(problems), w.db), r.stderr)
+			found := fmt.Sprintf("%d problems", len(problems))
+			if len(problems) == 1 {
+				found = "1 problem"
+			}
+			require.Equal(t, fmt.Sprintf("chronicle check: %s found in %s\n", found, w.db), r.stderr)
 
 			for _, argv := range [][]string{
 				{"query", "input.txt", g1Q},

@@ -1,0 +1,76 @@
+package repl
+
+import (
+	"fmt"
+	"os"
+	"runtime/debug"
+	"runtime/metrics"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// A damaged archive whose branch page points to itself (or to an
+// ancestor) sends bbolt's page search into endless recursion. That is not
+// a panic runGuarded can recover: the runtime ends the process when the
+// stack reaches its limit, with hundreds of lines of goroutine dumps and
+// exit 2, the code of a usage error. Chronicle itself never recurses
+// deeper than a page tree (a few levels) or a claims row (32 levels), so
+// its goroutine stacks stay far below a megabyte. The stack watch turns
+// the runaway into the one line and exit code of any damage: the stack
+// limit is lowered to maxStack (a tenth of a second of recursion instead
+// of seconds and a gigabyte), and a watcher that samples the stack memory
+// every stackPoll reports the archive and exits 1 once it passes
+// stackAlarm, before the limit is reached. (check walks the page trees
+// from the file first and reports such a loop as a problem.)
+const (
+	maxStack   = 256 << 20
+	stackAlarm = 16 << 20
+	stackPoll  = 5 * time.Millisecond
+)
+
+// watchedArchive is the archive the running command opened (the one a
+// runaway page search is in); running counts the commands running, and
+// wake starts the watcher's polling when one starts, so an idle REPL is
+// never woken.
+var (
+	watchedArchive atomic.Pointer[string]
+	running        atomic.Int32
+	wake           = make(chan struct{}, 1)
+)
+
+// watching marks a command running on the archive at path until the
+// returned function is called.
+func watching(path string) (done func()) {
+	watchedArchive.Store(&path)
+	if running.Add(1) == 1 {
+		select {
+		case wake <- struct{}{}:
+		default:
+		}
+	}
+	return func() { running.Add(-1) }
+}
+
+var startStackWatch = sync.OnceFunc(func() {
+	debug.SetMaxStack(maxStack)
+	go func() {
+		sample := []metrics.Sample{{Name: "/memory/classes/heap/stacks:bytes"}}
+		for {
+			if running.Load() == 0 {
+				<-wake
+				continue
+			}
+			time.Sleep(stackPoll)
+			metrics.Read(sample)
+			if sample[0].Value.Kind() == metrics.KindUint64 && sample[0].Value.Uint64() > stackAlarm {
+				path := "the archive"
+				if p := watchedArchive.Load(); p != nil {
+					path = "archive " + sanitize(*p)
+				}
+				fmt.Fprintf(os.Stderr, "chronicle: %s is damaged: a page tree loops (a page points back into its own path), and the read could not end; `chronicle check` lists the problems\n", path)
+				os.Exit(ExitFailure)
+			}
+		}
+	}()
+})
