@@ -54,10 +54,21 @@ var ErrBadChosenName = errors.New("name refused")
 
 // checkChosenName refuses a name the user chose for d that DOC arguments
 // could not reach: an empty one, or one Resolve would read as a hash
-// prefix of another document (at least MinPrefix hex digits).
+// prefix of another document (at least MinPrefix hex digits). It also
+// refuses a name that already reaches another document, as one of its
+// names or as a spelling of the path of the file it was ingested from: a
+// chosen name never takes a name or a path from another document (the
+// name of a file moves only when that file is ingested again).
 func checkChosenName(tx *bolt.Tx, d *Digest, name string) error {
 	if name == "" {
 		return fmt.Errorf("%w: a name cannot be empty (nothing was ingested)", ErrBadChosenName)
+	}
+	nb := tx.Bucket(bucketNames)
+	for _, key := range [][]byte{[]byte(name), pathKey(AbsPath(name))} {
+		if other := nb.Get(key); len(other) == len(d) && !bytes.Equal(other, d[:]) {
+			return fmt.Errorf("%w: %q already names document %s; choose another name (nothing was ingested)",
+				ErrBadChosenName, name, Digest(other).Short())
+		}
 	}
 	prefix := strings.ToLower(name)
 	if len(prefix) < MinPrefix || len(prefix) > 64 || !isHex(prefix) {

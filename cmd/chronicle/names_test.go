@@ -105,6 +105,12 @@ func TestChosenNameRefused(t *testing.T) {
 			`^rejected  b\.txt: name refused: "` + aHash[:8] + `" is also the start of the SHA-256 of document ` + aHash[:12] + `, so it would not name this document`,
 			`^chronicle ingest: 1 of 1 files rejected\n$`},
 		{"upper case full hash", "--name=" + strings.ToUpper(aHash), 1, `^rejected  b\.txt: name refused: `, ""},
+		// A chosen name never takes another document's name or path.
+		{"another document's name", "--name=a.txt", 1,
+			`^rejected  b\.txt: name refused: "a\.txt" already names document ` + aHash[:12] + `; choose another name \(nothing was ingested\)`,
+			`^chronicle ingest: 1 of 1 files rejected\n$`},
+		{"another spelling of its file", "--name=./a.txt", 1, `^rejected  b\.txt: name refused: "\./a\.txt" already names document ` + aHash[:12], ""},
+		{"its absolute path", "--name=" + filepath.Join(w.dir, "a.txt"), 1, `^rejected  b\.txt: name refused: `, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := w.run("ingest", "b.txt", c.value)
@@ -120,4 +126,10 @@ func TestChosenNameRefused(t *testing.T) {
 	bHash := w.docs()[1].SHA256
 	w.ok("ingest", "b.txt", "--name="+bHash[:10])
 	require.Equal(t, []string{"b.txt", "deadbeef", bHash[:10]}, w.docs()[1].Names)
+	// a.txt still names its own document, by every spelling.
+	for _, doc := range []string{"a.txt", "./a.txt", filepath.Join(w.dir, "a.txt")} {
+		require.Contains(t, w.ok("show", doc, "1", "--text"), "Alice owns Book.", doc)
+	}
+	// The document's own name again, as --name, is no change.
+	w.ok("ingest", "b.txt", "--name=deadbeef")
 }
