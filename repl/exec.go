@@ -280,6 +280,9 @@ func (c *command) exec(env *Env, args []string) error {
 	if len(p.args) < c.min || (c.max >= 0 && len(p.args) > c.max) {
 		return usageErrorf("usage: %s", strings.TrimSpace(c.name+" "+c.args))
 	}
+	if p.has("db") && p.value("db") == "" {
+		return usageErrorf("--db needs an archive path (without it: $CHRONICLE_DB, else ./%s)", db.DefaultPath)
+	}
 	if interruptible[c.name] && env.Interrupted == nil {
 		defer catchInterrupt(env)()
 	}

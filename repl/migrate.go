@@ -91,7 +91,7 @@ func (x *ctx) importOutcome(path string, rep *migrate.Report, err error) {
 // runMigrate upgrades the archive schema (opening for writing runs every
 // registered step in one transaction) and reports it.
 func runMigrate(x *ctx) error {
-	a, err := x.open(true)
+	a, err := x.openExisting()
 	if err != nil {
 		return err
 	}

@@ -10,7 +10,7 @@ import (
 // bar on a terminal; Ctrl-C stops it between batches (the next open
 // finishes the rebuild).
 func runReindex(x *ctx) error {
-	a, err := x.open(true)
+	a, err := x.openExisting()
 	if err != nil {
 		return err
 	}

@@ -43,6 +43,13 @@ func (s *session) script(r io.Reader, name string, run runner) (code int, quit b
 					return code, false
 				}
 			}
+			if quit && s.inInit {
+				// The init file must not end the session it prepares: the
+				// line is reported and the lines after it run.
+				s.errorf(ExitFailure, "chronicle: %s in the init file is ignored; the session goes on", strings.Fields(text)[0])
+				last = ExitFailure
+				quit = false
+			}
 			if quit {
 				return last, true
 			}
@@ -202,9 +209,7 @@ func (s *session) runInit(run runner) {
 	}
 	defer f.Close()
 	bail := s.bail
-	s.bail = false
-	defer func() { s.bail = bail }()
-	if _, quit := s.script(f, path, run); quit {
-		s.errorf(ExitFailure, "chronicle: %s: exit in the init file is ignored; the session goes on", sanitize(path))
-	}
+	s.bail, s.inInit = false, true
+	defer func() { s.bail, s.inInit = bail, false }()
+	s.script(f, path, run)
 }

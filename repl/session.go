@@ -83,9 +83,15 @@ func parseSessionArgs(args []string) (opts sessionOpts, ok bool, err error) {
 			}
 			i++
 			opts.db = args[i]
+			if opts.db == "" {
+				return opts, false, usageErrorf("--db needs an archive path")
+			}
 			continue
 		case strings.HasPrefix(a, "--db="):
 			opts.db = strings.TrimPrefix(a, "--db=")
+			if opts.db == "" {
+				return opts, false, usageErrorf("--db needs an archive path")
+			}
 			continue
 		case a == "--json":
 			opts.mode = modeJSON
@@ -146,6 +152,7 @@ type session struct {
 	output  *os.File
 	outName string         // .output FILE as typed; "" is stdout
 	reading []string       // the files .read is in, outermost first (absolute)
+	inInit  bool           // the init file is running: an exit in it is ignored
 	sigint  chan os.Signal // REPL: SIGINT while a command runs
 	// interrupted is set when Ctrl-C reached a running command: the
 	// script (.read, init) it came from stops after that line.

@@ -22,14 +22,15 @@ func TestTerminalSessionCommands(t *testing.T) {
 	require.Equal(t, 0, code, out)
 	initFile := filepath.Join(w.dir, "config", "chronicle", "init")
 	require.NoError(t, os.MkdirAll(filepath.Dir(initFile), 0o700))
-	require.NoError(t, os.WriteFile(initFile, []byte("# runs before the first prompt\n.mode text\nfrobnicate\nshow samples/alice-bob-en.txt 7\n"), 0o600))
+	require.NoError(t, os.WriteFile(initFile, []byte("# runs before the first prompt\n.mode text\nfrobnicate\nexit\nshow samples/alice-bob-en.txt 7\n"), 0o600))
 
 	tm := newTerm(t, w)
 	tm.start(200, 50)
 	textPrompt := "chronicle.db (2 docs) text> "
 	s := tm.waitPrompt(textPrompt, "")
 	require.Contains(t, s, initFile+":3: chronicle: unknown command \"frobnicate\"; `help` lists the commands\n")
-	require.Contains(t, s, "     7  Closing line mentions Alice again.\n", "the line after the failing one ran")
+	require.Contains(t, s, initFile+":4: chronicle: exit in the init file is ignored; the session goes on\n")
+	require.Contains(t, s, "     7  Closing line mentions Alice again.\n", "the lines after the failing one and the exit ran")
 
 	tm.keys("C-l")
 	tm.typ(".help")

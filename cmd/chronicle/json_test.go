@@ -132,6 +132,9 @@ func TestJSONErrors(t *testing.T) {
 	}{
 		{"no archive", []string{"--db", fresh.db, "docs"}, 10, "no_archive", map[string]string{"archive": fresh.db}, false},
 		{"no archive for --keep", []string{"--db", fresh.db, "query", "x", "y", "--keep"}, 10, "no_archive", map[string]string{"archive": fresh.db}, false},
+		{"no archive to migrate", []string{"--db", fresh.db, "migrate"}, 10, "no_archive", map[string]string{"archive": fresh.db}, false},
+		{"no archive to reindex", []string{"--db", fresh.db, "reindex"}, 10, "no_archive", map[string]string{"archive": fresh.db}, false},
+		{"an empty --db", []string{"docs", "--db="}, 2, "usage", nil, false},
 		{"unknown flag", []string{"query", alice, g1Q, "--limt", "3"}, 2, "usage", map[string]string{"flag": "limt"}, false},
 		{"flag without its value", []string{"find", "x", "--limit"}, 2, "usage", map[string]string{"flag": "limit"}, false},
 		{"bad flag value", []string{"find", "x", "--limit", "0"}, 2, "usage", nil, false},
