@@ -210,6 +210,8 @@ func TestSetReceiptDamage(t *testing.T) {
 	v := newWS(t)
 	requireOneLineError(t, v.run("find", "x", "--receipt", "r"), 10, "find", `no archive`)
 	requireOneLineError(t, v.run("entity", "x", "--receipt", "-"), 10, "entity", `no archive`)
-	v.ok("migrate") // an archive without documents
+	a, err := db.Open(v.db, db.Options{}) // an archive without documents
+	require.NoError(t, err)
+	require.NoError(t, a.Close())
 	requireOneLineError(t, v.run("find", "x", "--receipt", "r"), 1, "find", `holds no documents`)
 }
