@@ -1,6 +1,7 @@
 package repl
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -91,7 +92,11 @@ func (x *ctx) answerDocument(docArg string, kind db.ReceiptKind, question string
 // nothing without --receipt or with --receipt -.
 func (x *ctx) writeReceipt(data []byte) error {
 	if path := x.p.value("receipt"); path != "" && path != "-" {
-		return fileio.WriteOnce(path, data)
+		err := fileErr(path, fileio.WriteOnce(path, data))
+		if errors.Is(err, fileio.ErrReceiptCollision) {
+			return withObject(err, "file", path)
+		}
+		return err
 	}
 	return nil
 }

@@ -67,7 +67,8 @@ func runClaims(x *ctx) error {
 // readInput reads a whole input file, or stdin for "-", up to limit bytes.
 func (x *ctx) readInput(path string, limit int64) ([]byte, error) {
 	if path != "-" {
-		return fileio.ReadLimited(path, limit)
+		data, err := fileio.ReadLimited(path, limit)
+		return data, fileErr(path, err)
 	}
 	data, err := io.ReadAll(io.LimitReader(os.Stdin, limit+1))
 	if err != nil {

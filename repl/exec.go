@@ -336,10 +336,12 @@ func checkOutputFiles(x *ctx) error {
 }
 
 // damagedError is an error whose message replaces its cause's: the cause
-// stays reachable for errors.Is.
+// stays reachable for errors.Is. kind, when set, is its JSON error kind
+// (a file that is no archive at all is not a damaged one); else "damaged".
 type damagedError struct {
 	msg   string
 	cause error
+	kind  string
 }
 
 func (e *damagedError) Error() string { return e.msg }
@@ -356,7 +358,7 @@ func panicError(path, name string, r any) error {
 	if e, ok := r.(error); ok {
 		cause = e
 	}
-	return &damagedError{fmt.Sprintf("archive %s is damaged: a page could not be read; %s", path, hint), cause}
+	return &damagedError{msg: fmt.Sprintf("archive %s is damaged: a page could not be read; %s", path, hint), cause: cause}
 }
 
 // Internals of bbolt and the Go runtime that must not reach a message.
@@ -387,7 +389,7 @@ func cleanError(path string, err error) error {
 	switch {
 	case strings.Contains(msg, "archive "+path) && errors.As(fileio.CheckTarget(path), &notRegular):
 		// bbolt's own words for a FIFO or a directory are no help
-		return &damagedError{fmt.Sprintf("archive %v", notRegular), err}
+		return withObject(&damagedError{fmt.Sprintf("archive %v", notRegular), err, kindNotRegular}, "file", path)
 	case errors.Is(err, db.ErrCorrupt) && recoveredPanic.MatchString(msg):
 		msg = recoveredPanic.ReplaceAllString(msg, "a page could not be read")
 		if !strings.Contains(msg, path) {
@@ -396,14 +398,14 @@ func cleanError(path string, err error) error {
 		if !strings.Contains(msg, "chronicle check") {
 			msg += "; " + checkHint
 		}
-		return &damagedError{msg, err}
+		return &damagedError{msg: msg, cause: err}
 	case tooSmall.MatchString(msg):
-		return &damagedError{fmt.Sprintf("archive %s: not a Chronicle archive, or a damaged one (the file is too short to hold its header pages); if it is an archive, restore it from a copy", path), err}
+		return &damagedError{fmt.Sprintf("archive %s: not a Chronicle archive, or a damaged one (the file is too short to hold its header pages); if it is an archive, restore it from a copy", path), err, kindNotArchive}
 	case errors.Is(err, bolterr.ErrInvalid), errors.Is(err, bolterr.ErrVersionMismatch), errors.Is(err, bolterr.ErrChecksum), errors.Is(err, bolterr.ErrInvalidMapping),
 		errors.Is(err, db.ErrNotArchive) && slices.ContainsFunc(metaTexts, func(t string) bool { return strings.HasSuffix(msg, ": "+t) }):
-		return &damagedError{fmt.Sprintf("archive %s: not a Chronicle archive, or a damaged one (its header pages do not check); if it is an archive, restore it from a copy", path), err}
+		return &damagedError{fmt.Sprintf("archive %s: not a Chronicle archive, or a damaged one (its header pages do not check); if it is an archive, restore it from a copy", path), err, kindNotArchive}
 	case strings.Contains(msg, "runtime error: "):
-		return &damagedError{fmt.Sprintf("archive %s: a command failed unexpectedly; %s", path, checkHint), err}
+		return &damagedError{msg: fmt.Sprintf("archive %s: a command failed unexpectedly; %s", path, checkHint), cause: err}
 	}
 	return err
 }
@@ -446,6 +448,12 @@ func archiveObject(path string, err error) error {
 	switch _, kind := classify(err); kind {
 	case kindNoArchive, kindBusy, kindDamaged, kindNotArchive, kindNewerSchema, kindProblemsFound, kindInterrupted:
 		return withObject(err, "archive", path)
+	case kindNotRegular:
+		// the archive itself, not a --receipt or --out file
+		var d *damagedError
+		if errors.As(err, &d) {
+			return withObject(err, "archive", path)
+		}
 	}
 	return err
 }

@@ -11,6 +11,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
+	"path/filepath"
 
 	"github.com/casper-chronicle/chronicle/db"
 	"github.com/casper-chronicle/chronicle/db/fileio"
@@ -119,6 +121,8 @@ func classify(err error) (int, string) {
 		return ExitNoArchive, kindNoArchive
 	case errors.Is(err, db.ErrLocked):
 		return ExitBusy, kindBusy
+	case errors.As(err, &damaged) && damaged.kind != "":
+		return ExitFailure, damaged.kind
 	case errors.As(err, &damaged), errors.Is(err, db.ErrCorrupt):
 		return ExitFailure, kindDamaged
 	}
@@ -256,4 +260,49 @@ func (x *ctx) printSetAnswerJSON(line []byte, rec *db.SetReceipt) {
 		return
 	}
 	fmt.Fprintf(x.out(), "%s\n", line)
+}
+
+// fileError is a file that could not be read or written, in the tool's own
+// words ("nosuch.jsonl: no such file"), naming the path once; Go's
+// "stat PATH: no such file or directory" stays on the chain for the kind
+// (errors.Is) and the "file" object.
+type fileError struct {
+	path, what string
+	err        error
+}
+
+func (e *fileError) Error() string { return sanitize(e.path) + ": " + e.what }
+func (e *fileError) Unwrap() error { return e.err }
+
+// fileErr rewrites err when it is a bare *fs.PathError about path (an
+// error with context of its own is left as it is); other errors stay.
+func fileErr(path string, err error) error {
+	pe, ok := err.(*fs.PathError)
+	if !ok {
+		return err
+	}
+	what := fmt.Sprintf("cannot %s it: %v", pe.Op, pe.Err)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		what = "no such file"
+		// a file to be written is missing its directory, not itself
+		if pe.Op == "open" && !exists(filepath.Dir(path)) {
+			what = "its directory does not exist"
+		}
+	case errors.Is(err, fs.ErrPermission):
+		what = "permission denied"
+	}
+	return withObject(&fileError{path: path, what: what, err: err}, "file", path)
+}
+
+// isFileError reports whether fileErr rewrote err.
+func isFileError(err error) bool {
+	var fe *fileError
+	return errors.As(err, &fe)
+}
+
+// exists reports whether path names anything (a broken symlink counts).
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
 }

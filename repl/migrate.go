@@ -32,6 +32,7 @@ func runImport(x *ctx) (err error) {
 		}
 		bar.step(i, sanitize(path))
 		rep, err := migrate.ImportFile(a, path)
+		err = fileErr(path, err)
 		bar.clear()
 		if err != nil {
 			failed++

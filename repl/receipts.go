@@ -244,7 +244,7 @@ func runVerify(x *ctx) error {
 	var why error
 	switch {
 	case err != nil:
-		outcome, why = receipt.Invalid, err
+		outcome, why = receipt.Invalid, fileErr(path, err)
 	case db.IsArchiveReceipt(data):
 		outcome, why = x.verifyArchiveReceipt(data)
 	case db.IsSetReceipt(data):
@@ -256,6 +256,7 @@ func runVerify(x *ctx) error {
 	said := why != nil // the readable view says why only when there is a reason
 	switch {
 	case errors.As(why, &notRegular) && notRegular.Path == path: // it names the path
+	case isFileError(why): // fileErr named the path
 	case why != nil:
 		why = fmt.Errorf("%s: %w", path, why)
 	case outcome != receipt.Valid:
@@ -276,7 +277,13 @@ func runVerify(x *ctx) error {
 	if outcome == receipt.Valid {
 		return nil
 	}
-	return quietStatus(outcome.ExitCode(), verdictKind(outcome), withObject(why, "file", path))
+	kind := verdictKind(outcome)
+	if isFileError(why) {
+		// the verdict stays INVALID (exit 1), but the file was missing
+		// or unreadable rather than a receipt that does not check
+		_, kind = classify(why)
+	}
+	return quietStatus(outcome.ExitCode(), kind, withObject(why, "file", path))
 }
 
 // verdictKind is the JSON error kind of a verdict other than VALID.
@@ -369,7 +376,8 @@ func runExport(x *ctx) error {
 			return fmt.Errorf("%w; nothing was written", rerr)
 		}
 		if rerr != nil || string(existing) != string(storeBytes) {
-			return fmt.Errorf("%s already exists with other content; nothing was overwritten", storePath)
+			err := fmt.Errorf("%s already exists with other content; nothing was overwritten", storePath)
+			return withObject(withStatus(ExitFailure, kindExists, err), "file", storePath)
 		}
 	}
 	if err := fileio.WriteOnceShared(receiptPath, rec.Encode()); err != nil {
