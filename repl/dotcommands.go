@@ -83,7 +83,7 @@ func (s *session) sessionCommand(argv []string, run runner) (code int, quit, ok 
 	case strings.HasPrefix(name, ".") || strings.HasPrefix(name, `\`):
 		// quoted as typed: %q would double the backslash of \x
 		quote := func(n string) string { return `"` + sanitize(n) + `"` }
-		s.errorf(ExitUsage, "chronicle: unknown command %s%s the session commands are %s (`help` lists them)",
+		s.errorWith(ExitUsage, map[string]string{"command": name}, "chronicle: unknown command %s%s the session commands are %s (`help` lists them)",
 			quote(name), orSemicolon(didYouMean(name, sessionNames(), quote)), strings.Join(sessionNames(), " "))
 		return ExitUsage, false, true
 	}

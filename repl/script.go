@@ -112,7 +112,7 @@ func (s *session) read(args []string, run runner) (code int, quit bool) {
 	}
 	f, err := openScript(name)
 	if err != nil {
-		s.errorf(ExitFailure, "chronicle .read: %v", err)
+		s.errorWith(ExitFailure, scriptObjects(err), "chronicle .read: %v", err)
 		return ExitFailure, false
 	}
 	defer f.Close()
@@ -128,15 +128,38 @@ func openScript(name string) (*os.File, error) {
 	f, err := fileio.OpenRegular(name)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("%s: no such file", sanitize(name))
+			return nil, &scriptError{name, kindNoSuchFile, fmt.Errorf("%s: no such file", sanitize(name))}
 		}
 		var notRegular *fileio.NotRegularError
 		if errors.As(err, &notRegular) {
-			return nil, fmt.Errorf("%s: not a regular file; a script must be one", sanitize(name))
+			return nil, &scriptError{name, kindNotRegular, fmt.Errorf("%s: not a regular file; a script must be one", sanitize(name))}
 		}
-		return nil, fmt.Errorf("%s: %v", sanitize(name), unwrapPath(err))
+		return nil, &scriptError{name, kindFailure, fmt.Errorf("%s: %v", sanitize(name), unwrapPath(err))}
 	}
 	return f, nil
+}
+
+// scriptError is a script that could not be opened: its path and the
+// error kind of the JSON error.
+type scriptError struct {
+	path, kind string
+	err        error
+}
+
+func (e *scriptError) Error() string { return e.err.Error() }
+
+// objects names the script in a session error.
+func (e *scriptError) objects() map[string]string {
+	return map[string]string{"kind": e.kind, "file": e.path}
+}
+
+// scriptObjects is the objects of err when it is a *scriptError.
+func scriptObjects(err error) map[string]string {
+	var se *scriptError
+	if errors.As(err, &se) {
+		return se.objects()
+	}
+	return nil
 }
 
 // runSteps runs the -c lines and -f files of the command line in the
@@ -173,7 +196,7 @@ func (s *session) runSteps(steps []step) int {
 func (s *session) scriptFile(path, flag string) (int, bool) {
 	f, err := openScript(path)
 	if err != nil {
-		s.errorf(ExitFailure, "chronicle %s: %v", flag, err)
+		s.errorWith(ExitFailure, scriptObjects(err), "chronicle %s: %v", flag, err)
 		return ExitFailure, false
 	}
 	defer f.Close()
@@ -204,7 +227,7 @@ func (s *session) runInit(run runner) {
 	}
 	f, err := openScript(path)
 	if err != nil {
-		s.errorf(ExitFailure, "chronicle: init file %v (skipped)", err)
+		s.errorWith(ExitFailure, scriptObjects(err), "chronicle: init file %v (skipped)", err)
 		return
 	}
 	defer f.Close()

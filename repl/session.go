@@ -177,6 +177,13 @@ func skipped(line string) bool {
 // location when there is one (as report does for commands); in JSON mode
 // it is one JSON error object, kind from code.
 func (s *session) errorf(code int, format string, args ...any) {
+	s.errorWith(code, nil, format, args...)
+}
+
+// errorWith is errorf naming, in JSON mode, the objects of the error
+// ("command": the unknown word, "file": the script that could not be
+// opened) and an error kind other than the code's ("kind").
+func (s *session) errorWith(code int, objects map[string]string, format string, args ...any) {
 	msg := fmt.Sprintf("%s"+format, append([]any{s.env.where()}, args...)...)
 	if s.mode != modeJSON {
 		fmt.Fprintln(s.env.Stderr, msg)
@@ -191,6 +198,13 @@ func (s *session) errorf(code int, format string, args ...any) {
 		kind = kindInterrupted
 	}
 	j := map[string]any{"code": code, "error": kind, "message": msg}
+	for k, v := range objects {
+		if k == "kind" {
+			j["error"] = v
+			continue
+		}
+		j[k] = v
+	}
 	if s.env.Location != "" {
 		j["location"] = s.env.Location
 	}

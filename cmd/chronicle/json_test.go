@@ -210,12 +210,17 @@ func TestJSONErrorsWithoutACommand(t *testing.T) {
 	for i, want := range []struct {
 		code     float64
 		kind, at string
-	}{{2, "usage", "line 2"}, {2, "usage", "line 3"}, {1, "failure", "line 4"}} {
+	}{{2, "usage", "line 2"}, {2, "usage", "line 3"}, {1, "no_such_file", "line 4"}} {
 		require.Equal(t, want.code, errs[i]["code"], "%v", errs[i])
 		require.Equal(t, want.kind, errs[i]["error"], "%v", errs[i])
 		require.Equal(t, want.at, errs[i]["location"], "%v", errs[i])
 		require.True(t, strings.HasPrefix(errs[i]["message"].(string), want.at+": chronicle"), "%v", errs[i])
 	}
+	require.Equal(t, "nope.chr", errs[2]["file"])
+	r = w.stdin(".mode json\n.mde\n", "--db="+w.db)
+	errs = jsonLines(t, r.stderr)
+	require.Len(t, errs, 1, "%s", r)
+	require.Equal(t, ".mde", errs[0]["command"], "the unknown word")
 	// The same script in text mode: text lines.
 	r = w.stdin("fnd Saud\n", "--db="+w.db)
 	require.Equal(t, "line 1: chronicle: unknown command \"fnd\"; did you mean \"find\"? `help` lists the commands\n", r.stderr)
