@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -102,9 +104,11 @@ func runIngest(x *ctx) (err error) {
 		} else {
 			x.outcome("new", path, res, fmt.Sprintf("%d events", res.Doc.EventCount))
 		}
-		for name, prev := range res.Moved {
-			fmt.Fprintf(x.env.Stderr, "chronicle ingest: name %q now points at %s (was %s, which stays in the archive)\n",
-				name, res.Doc.SHA256.Short(), prev.Short())
+		if !(x.p.has("json") || x.env.JSON) { // JSON: the outcome's "moved"
+			for _, name := range slices.Sorted(maps.Keys(res.Moved)) {
+				fmt.Fprintf(x.env.Stderr, "chronicle ingest: name %q now points at %s (was %s, which stays in the archive)\n",
+					sanitize(name), res.Doc.SHA256.Short(), res.Moved[name].Short())
+			}
 		}
 		if single && x.p.value("receipt") == "-" {
 			if !x.inlineReceipt() { // else it is in the JSON outcome line
@@ -230,6 +234,14 @@ func (x *ctx) outcome(kind, path string, res *db.IngestResult, detail string) {
 			j["events"] = res.Doc.EventCount
 			if x.inlineReceipt() {
 				j[receiptField], j["receipt_id"] = string(res.Receipt.Encode()), res.Receipt.ID().String()
+			}
+			if len(res.Moved) > 0 {
+				// Each name that moved here, and the document it named.
+				moved := map[string]string{}
+				for name, prev := range res.Moved {
+					moved[name] = prev.String()
+				}
+				j["moved"] = moved
 			}
 		case kind == "skipped":
 			j["reason"] = detail

@@ -375,3 +375,24 @@ func asText(t *testing.T, r result) result {
 	}
 	return r
 }
+
+// TestIngestMovedJSON: with --json a name that moves to the new bytes of
+// its file is the outcome's "moved" (name -> the document it named), and
+// stderr stays empty; the readable view says it on stderr.
+func TestIngestMovedJSON(t *testing.T) {
+	t.Parallel()
+	w := newWS(t)
+	w.write("m.txt", "one\n")
+	w.ok("ingest", "m.txt")
+	first := w.docs()[0].SHA256
+	w.write("m.txt", "two\n")
+	r := w.run("ingest", "m.txt", "--json")
+	require.Equal(t, 0, r.code, "%s", r)
+	require.Empty(t, r.stderr)
+	out := jsonLines(t, r.stdout)
+	require.Len(t, out, 1)
+	require.Equal(t, map[string]any{"m.txt": first}, out[0]["moved"])
+	w.write("m.txt", "three\n")
+	r = w.run("ingest", "m.txt", "--text")
+	require.Regexp(t, `^chronicle ingest: name "m\.txt" now points at [0-9a-f]{12} \(was [0-9a-f]{12}, which stays in the archive\)\n$`, r.stderr)
+}
