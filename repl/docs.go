@@ -123,6 +123,12 @@ func runStats(x *ctx) error {
 	if err != nil {
 		return err
 	}
+	// receipts counts what `receipts` lists: the archive's own and the
+	// original ones that came with imported stores.
+	originals, err := a.Originals(nil)
+	if err != nil {
+		return err
+	}
 	var source, stored int64
 	events := 0
 	for _, d := range docs {
@@ -139,7 +145,8 @@ func runStats(x *ctx) error {
 		val any
 	}{
 		{"archive", a.Path()}, {"schema_version", db.SchemaVersion}, {"documents", len(docs)}, {"events", events},
-		{"receipts", len(receipts) + len(sets)}, {"source_bytes", source}, {"stored_bytes", stored}, {"file_bytes", fileSize},
+		{"receipts", len(receipts) + len(sets) + len(originals)}, {"original_receipts", len(originals)},
+		{"source_bytes", source}, {"stored_bytes", stored}, {"file_bytes", fileSize},
 	}
 	if x.machine() {
 		m := map[string]any{}
