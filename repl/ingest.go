@@ -100,7 +100,7 @@ func runIngest(x *ctx) (err error) {
 		if res.Reused {
 			x.outcome("reused", path, res, fmt.Sprintf("first imported %s", res.Doc.Imported().Format("2006-01-02T15:04:05Z")))
 		} else {
-			x.outcome("new", path, res, fmt.Sprintf("%d events", res.Doc.EventCount))
+			x.outcome("new", path, res, plural(res.Doc.EventCount, "event"))
 		}
 		for name, prev := range res.Moved {
 			fmt.Fprintf(x.env.Stderr, "chronicle ingest: name %q now points at %s (was %s, which stays in the archive)\n",
