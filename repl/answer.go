@@ -248,7 +248,7 @@ func (x *ctx) findInDocument(docArg, terms string) error {
 }
 
 func (x *ctx) renderFind(d *db.Document, res *find.Result) {
-	fmt.Fprintf(x.out(), "%s  %d matching lines in %s", res.Status, res.TotalMatchingLines, sanitize(d.Label()))
+	fmt.Fprintf(x.out(), "%s  %s in %s", res.Status, plural(res.TotalMatchingLines, "matching line"), sanitize(d.Label()))
 	if len(res.Matches) < res.TotalMatchingLines {
 		fmt.Fprintf(x.out(), " (best %d shown)", len(res.Matches))
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -61,7 +62,7 @@ func runClaims(x *ctx) error {
 		}
 		return v.run(x, args)
 	}
-	return usageErrorf("unknown claims command %q (check, read, verify or list)", verb)
+	return usageErrorf("unknown claims command %q (check, read, verify or list)%s", verb, didYouMean(verb, claimsVerbNames(), strconv.Quote))
 }
 
 // readInput reads a whole input file, or stdin for "-", up to limit bytes.
@@ -163,7 +164,7 @@ func (x *ctx) renderClaimReport(rep *db.ClaimReport) {
 		}
 	}
 	id := sanitize(rep.File.Namespace) + "/" + sanitize(rep.File.RunID)
-	fmt.Fprintf(w, "%d claims: %d supported, %d contradicted, %d unverified\n", len(rep.Rows),
+	fmt.Fprintf(w, "%s: %d supported, %d contradicted, %d unverified\n", plural(len(rep.Rows), "claim"),
 		counts[claimrow.Supported], counts[claimrow.Contradicted], counts[claimrow.Unverified])
 	if rep.Reused {
 		fmt.Fprintf(w, "check %s was kept before from the same file; its rows are unchanged\n", id)

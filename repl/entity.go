@@ -115,7 +115,7 @@ func runEntities(x *ctx) error {
 		if prefix == "" {
 			fmt.Fprintln(x.out(), "no entity names: no document has events yet")
 		} else {
-			fmt.Fprintf(x.out(), "no entity name starts with %s exactly (`entities` lists every name)\n", sanitize(prefix))
+			fmt.Fprintf(x.out(), "no entity name starts with %s (`entities` lists every name)\n", sanitize(prefix))
 		}
 		return nil
 	}

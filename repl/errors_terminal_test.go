@@ -23,7 +23,7 @@ func TestTerminalNoMatch(t *testing.T) {
 	tm.typ("entities Zed")
 	tm.keys("Enter")
 	s := tm.waitFor("the no-match line", func(s string) bool {
-		return strings.Contains(s, "no entity name starts with Zed exactly (`entities` lists every name)") && lastLine(s)+" " == prompt2
+		return strings.Contains(s, "no entity name starts with Zed (`entities` lists every name)") && lastLine(s)+" " == prompt2
 	})
 	require.Equal(t, 1, strings.Count(s, "no entity name starts with"))
 

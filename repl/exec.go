@@ -222,7 +222,7 @@ func unknownCommand(name string) string {
 			}
 		}
 		return fmt.Sprintf("unknown flag %s%s `chronicle help` lists the commands and their flags",
-			sanitize(name), orSemicolon(didYouMean(name, candidates, func(s string) string { return s })))
+			sanitize(name), orSemicolon(flagDidYouMean(name, candidates)))
 	}
 	return fmt.Sprintf("unknown command %q%s `help` lists the commands", name, orSemicolon(didYouMean(name, Names(), strconv.Quote)))
 }

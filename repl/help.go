@@ -3,6 +3,7 @@ package repl
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 )
 
@@ -24,8 +25,12 @@ func runHelp(x *ctx) error {
 	w := x.out()
 	var c *command
 	if len(x.p.args) == 1 {
-		if c = lookup(x.p.args[0]); c == nil {
-			return usageErrorf("unknown command %q", x.p.args[0])
+		name := x.p.args[0]
+		if h, ok := sessionCommands[name]; ok {
+			return sessionCommandHelp(x, h)
+		}
+		if c = lookup(name); c == nil {
+			return usageErrorf("unknown command %q%s", name, didYouMean(name, helpNames(), strconv.Quote))
 		}
 	}
 	if x.p.has("json") || x.env.JSON {
@@ -40,11 +45,30 @@ func runHelp(x *ctx) error {
 	for _, c := range table {
 		helpItem(w, strings.TrimSpace(c.name+" "+c.args), c.summary, width)
 	}
-	fmt.Fprintln(w, wrapText("flags may come before or after the arguments; -- ends flags; every command takes --db PATH and --json.", width, 0))
+	fmt.Fprintln(w, wrapText("flags may come before or after the arguments; -- ends flags; every command takes --db PATH, --wait DURATION, --json and --text.", width, 0))
 	for _, line := range exitCodesLines() {
 		fmt.Fprintln(w, wrapText(line, width, 7))
 	}
 	return nil
+}
+
+// sessionCommandHelp explains a session command (.mode, \q) at the CLI
+// as the session does: its text, or its JSON line with --json. The
+// session answers `help .mode` itself; this is `chronicle help .mode`,
+// which the README's "help NAME explains each" promises too.
+func sessionCommandHelp(x *ctx, text string) error {
+	if x.p.has("json") || x.env.JSON {
+		printJSONLine(x.out(), sessionHelpEntry(text))
+		return nil
+	}
+	_, err := io.WriteString(x.out(), text)
+	return err
+}
+
+// helpNames are the names `help NAME` explains: the commands, then the
+// session commands (the candidates of its "did you mean").
+func helpNames() []string {
+	return append(Names(), sessionNames()...)
 }
 
 // helpLayoutWidth is the width help is laid out for: the terminal's (or

@@ -102,7 +102,7 @@ func runIngest(x *ctx) (err error) {
 		if res.Reused {
 			x.outcome("reused", path, res, fmt.Sprintf("first imported %s", res.Doc.Imported().Format("2006-01-02T15:04:05Z")))
 		} else {
-			x.outcome("new", path, res, fmt.Sprintf("%d events", res.Doc.EventCount))
+			x.outcome("new", path, res, plural(res.Doc.EventCount, "event"))
 		}
 		if !(x.p.has("json") || x.env.JSON) { // JSON: the outcome's "moved"
 			for _, name := range slices.Sorted(maps.Keys(res.Moved)) {

@@ -276,13 +276,34 @@ func (s *session) guide(w io.Writer, st archiveState) {
 		}
 	}
 	fmt.Fprintln(w, "Try:")
-	width := 0
-	for _, e := range examples {
-		width = max(width, readline.Runes{}.WidthAll([]rune(e[0])))
-	}
-	for _, e := range examples {
-		pad := width - readline.Runes{}.WidthAll([]rune(e[0]))
-		fmt.Fprintf(w, "  %s%s   %s\n", e[0], strings.Repeat(" ", pad), e[1])
-	}
+	guideRows(w, examples)
 	fmt.Fprintln(w, "`help` lists the commands, `help COMMAND` explains one; Tab completes; `exit` or Ctrl-D leaves.")
+}
+
+// guideRows prints the guide's examples as two columns, command and
+// description. A command is never wrapped (it is meant to be typed as it
+// is): a row too wide for the terminal puts its description on the next
+// line, under the column when it fits there, else indented by six.
+func guideRows(w io.Writer, examples [][2]string) {
+	width := 0
+	if ww, ok := w.(*wrapWriter); ok && ww.width >= minWrap {
+		width = ww.width
+	}
+	col := 0
+	for _, e := range examples {
+		col = max(col, 2+displayWidth(e[0], 0)+3)
+	}
+	for _, e := range examples {
+		row := "  " + e[0] + strings.Repeat(" ", col-2-displayWidth(e[0], 0)) + e[1]
+		if width == 0 || displayWidth(row, 0) <= width {
+			fmt.Fprintln(w, row)
+			continue
+		}
+		writeUnwrapped(w, "  "+e[0])
+		indent := col
+		if col+displayWidth(e[1], 0) > width {
+			indent = helpStackIndent
+		}
+		fmt.Fprintln(w, wrapText(strings.Repeat(" ", indent)+e[1], width, indent))
+	}
 }

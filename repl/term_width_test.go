@@ -73,9 +73,13 @@ func TestTerminalWidth(t *testing.T) {
 			tm.run("entities", "سعود")
 			screen := tm.joined(false)
 			require.Contains(t, screen, "  version")
+			example := false // examples are never wrapped, so may be wider
 			for _, line := range strings.Split(strings.TrimRight(screen, "\n "), "\n") {
 				line = strings.TrimRight(line, " ")
-				require.LessOrEqual(t, displayWidth(line, 0), width, "line wider than the terminal: %q", line)
+				if !example {
+					require.LessOrEqual(t, displayWidth(line, 0), width, "line wider than the terminal: %q", line)
+				}
+				example = line == "example:"
 			}
 			if width == 60 {
 				require.Contains(t, screen, "  receipts [DOC]            list the receipts the archive\n                            issued (of one document; without")

@@ -91,26 +91,37 @@ func runeWidth(r rune) int { return readline.Runes{}.Width(r) }
 
 // fitLine wraps one line of a readable view to width columns, at spaces.
 // Continuation lines are indented to the column where the line's last
-// column starts (the end of its last run of two or more spaces after the
-// first word), so a table keeps its shape and only its free-text column
-// flows; when that would leave less than half the width, they are indented
-// by the line's own indentation plus four. A word wider than the space
-// left is cut. A line that fits, a JSON line and any line when width is
-// below minWrap are returned as they are.
+// column starts (the end of a run of two or more spaces after the first
+// word), so a table keeps its shape and only its free-text column flows;
+// a column starting past half the width gives way to the last one before
+// it, and with none, continuation lines are indented by the line's own
+// indentation plus four. A word wider than the space left under the
+// column goes on a line of its own, less indented, rather than being cut
+// (a path must stay copyable); only a word wider than the whole width is
+// cut. A line that fits, a JSON line and any line when width is below
+// minWrap are returned as they are.
 func fitLine(line string, width int) []string {
 	if width < minWrap || displayWidth(line, 0) <= width || strings.HasPrefix(line, "{") {
 		return []string{line}
 	}
-	hang := hangingIndent(line)
-	if hang > width/2 || widestWord(line) > width-hang {
-		hang = len(line) - len(strings.TrimLeft(line, " ")) + 4
+	hang := hangingIndent(line, width/2)
+	if widestWord(line) > width {
+		hang = baseIndent(line) // cut pieces start where the line does
 	}
 	return fitLineIndent(line, width, hang)
 }
 
+// baseIndent is the fallback continuation indent of line: its own
+// indentation plus four.
+func baseIndent(line string) int {
+	return len(line) - len(strings.TrimLeft(line, " ")) + 4
+}
+
 // fitLineIndent wraps line at spaces to width columns, continuation lines
-// indented by hang spaces (at most half the width); a word wider than the
-// space left is cut. A line that fits, or any line when width is below
+// indented by hang spaces (at most half the width). A word wider than the
+// space left after hang gets a line of its own, indented less so that it
+// fits (the line's indentation plus four, else none); only a word wider
+// than width is cut. A line that fits, or any line when width is below
 // minWrap, is returned as it is.
 func fitLineIndent(line string, width, hang int) []string {
 	if width < minWrap || displayWidth(line, 0) <= width {
@@ -120,12 +131,13 @@ func fitLineIndent(line string, width, hang int) []string {
 	var out []string
 	var cur strings.Builder
 	col, fresh := 0, true // fresh: cur holds no word yet
-	newLine := func() {
+	startLine := func(indent int) {
 		out = append(out, cur.String())
 		cur.Reset()
-		cur.WriteString(strings.Repeat(" ", hang))
-		col, fresh = hang, true
+		cur.WriteString(strings.Repeat(" ", indent))
+		col, fresh = indent, true
 	}
+	newLine := func() { startLine(hang) }
 	for i, wd := range splitWords(line) {
 		piece := wd.space + wd.text
 		if fresh && i > 0 {
@@ -134,6 +146,19 @@ func fitLineIndent(line string, width, hang int) []string {
 		if col+displayWidth(piece, col) > width && !fresh {
 			newLine()
 			piece = wd.text
+		}
+		if w := displayWidth(wd.text, 0); fresh && i > 0 && col+w > width && w <= width {
+			// too wide under the column but not for a line: a line of
+			// its own, less indented, and the next word under the column
+			if fresh {
+				cur.Reset() // the empty continuation just begun
+				cur.WriteString(strings.Repeat(" ", ownLineIndent(line, width, w)))
+			} else {
+				startLine(ownLineIndent(line, width, w))
+			}
+			cur.WriteString(wd.text)
+			newLine()
+			continue
 		}
 		for piece != "" && col+displayWidth(piece, col) > width {
 			cut := cutAt(piece, col, width)
@@ -151,6 +176,16 @@ func fitLineIndent(line string, width, hang int) []string {
 		out = append(out, cur.String())
 	}
 	return out
+}
+
+// ownLineIndent is the indent of a word w columns wide that does not fit
+// under its column: the line's indentation plus four when it fits there,
+// else as much as the width leaves.
+func ownLineIndent(line string, width, w int) int {
+	if base := baseIndent(line); base+w <= width {
+		return base
+	}
+	return max(0, width-w)
 }
 
 // widestWord is the width of the widest word of line.
@@ -184,16 +219,34 @@ func splitWords(line string) []word {
 }
 
 // hangingIndent is the column after the last run of two or more spaces
-// that follows some text, or the indentation when there is none.
-func hangingIndent(line string) int {
+// that follows some text and ends at most at column limit, or the line's
+// indentation plus four when a column is there but all start too far
+// right, or the indentation of a paragraph (no column at all).
+func hangingIndent(line string, limit int) int {
 	indent := len(line) - len(strings.TrimLeft(line, " "))
 	body := line[indent:]
-	last := strings.LastIndex(body, "  ")
-	if last < 0 {
+	if !strings.Contains(body, "  ") {
 		return indent // a paragraph: its lines align
 	}
-	end := last + len(body[last:]) - len(strings.TrimLeft(body[last:], " "))
-	return displayWidth(line[:indent+end], 0)
+	best := -1
+	for i := 0; i < len(body); {
+		j := strings.Index(body[i:], "  ")
+		if j < 0 {
+			break
+		}
+		end := i + j + len(body[i+j:]) - len(strings.TrimLeft(body[i+j:], " "))
+		if end >= len(body) {
+			break // trailing spaces start no column
+		}
+		if c := displayWidth(line[:indent+end], 0); c <= limit {
+			best = c
+		}
+		i = end
+	}
+	if best < 0 {
+		return indent + 4
+	}
+	return best
 }
 
 // cutAt is the byte length of the longest prefix of s (at least one
@@ -211,11 +264,14 @@ func cutAt(s string, col, width int) int {
 }
 
 // wrapWriter writes lines fitted to a width (fitLine); a line is written
-// once its newline arrives, the rest at Flush.
+// once its newline arrives, the rest at Flush. An example (the line after
+// an "example:" line, or one starting "example: ") is never wrapped: it
+// is meant to be copied, and a long line is better than a broken one.
 type wrapWriter struct {
 	w       io.Writer
 	width   int
 	pending []byte
+	example bool // the previous line was "example:"
 }
 
 func (ww *wrapWriter) Write(p []byte) (int, error) {
@@ -233,13 +289,29 @@ func (ww *wrapWriter) Write(p []byte) (int, error) {
 }
 
 func (ww *wrapWriter) emit(line string, newline bool) error {
-	lines := fitLine(line, ww.width)
+	lines := []string{line}
+	if !ww.example && !strings.HasPrefix(strings.TrimSpace(line), "example: ") {
+		lines = fitLine(line, ww.width)
+	}
+	ww.example = strings.TrimSpace(line) == "example:"
 	text := strings.Join(lines, "\n")
 	if newline {
 		text += "\n"
 	}
 	_, err := io.WriteString(ww.w, text)
 	return err
+}
+
+// writeUnwrapped writes line and a newline to w as it is, even when w is
+// a wrapWriter: a command to type (the guide's examples) must stay whole.
+func writeUnwrapped(w io.Writer, line string) {
+	ww, ok := w.(*wrapWriter)
+	if !ok {
+		io.WriteString(w, line+"\n")
+		return
+	}
+	ww.Flush()
+	io.WriteString(ww.w, line+"\n")
 }
 
 // Flush writes what is left after the last newline.

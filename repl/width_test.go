@@ -34,7 +34,7 @@ func TestFitLine(t *testing.T) {
 		{"tab breaks", "x.txt:2  @chronicle\tAlice\tBORROWED_FROM\tBob\t100\tSAR", 30,
 			[]string{"x.txt:2  @chronicle\tAlice", "         BORROWED_FROM\tBob", "         100\tSAR"}},
 		{"arabic", "VALID  771a63f86ddc  QUERY  هل سدد أحمد دين خالد؟", 40,
-			[]string{"VALID  771a63f86ddc  QUERY  هل سدد أحمد", "    دين خالد؟"}},
+			[]string{"VALID  771a63f86ddc  QUERY  هل سدد أحمد", "       دين خالد؟"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := fitLine(tc.line, tc.width)

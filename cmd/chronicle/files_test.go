@@ -150,13 +150,13 @@ func TestFilesWalk(t *testing.T) {
 	out := lines(r.stdout)
 	want := []string{
 		`^skipped   d/\.hidden  hidden \(its name starts with a dot\)$`,
-		`^new       d/a\.txt  [0-9a-f]{12}  1 events$`,
+		`^new       d/a\.txt  [0-9a-f]{12}  1 event$`,
 		`^skipped   d/b\.fifo  a FIFO, not a regular file$`,
-		`^new       d/c\.txt  [0-9a-f]{12}  1 events$`,
+		`^new       d/c\.txt  [0-9a-f]{12}  1 event$`,
 		`^skipped   d/dangling  a symbolic link \(not followed in a directory walk\)$`,
 		`^skipped   d/link\.txt  a symbolic link \(not followed in a directory walk\)$`,
 		`^skipped   d/sock  a socket, not a regular file$`,
-		`^new       d/sub/e\.txt  [0-9a-f]{12}  1 events$`,
+		`^new       d/sub/e\.txt  [0-9a-f]{12}  1 event$`,
 	}
 	require.Len(t, out, len(want), r.stdout)
 	for i, p := range want {

@@ -68,7 +68,7 @@ func TestFindAcrossArchive(t *testing.T) {
 
 	text := w.ok("find", "alpha beta", "--text", "--limit", "2")
 	require.Regexp(t, `^MATCHES  3 matching lines in three\.txt\n  three\.txt:1  \[2\]  beta alpha\n`, text)
-	require.Contains(t, text, "MATCHES  1 matching lines in q\"uote.txt\n")
+	require.Contains(t, text, "MATCHES  1 matching line in q\"uote.txt\n")
 
 	// Terms that are only separators are rejected, as by the original.
 	r := w.run("find", " .,;:?! ")

@@ -31,11 +31,11 @@ func TestIngestBatch(t *testing.T) {
 	require.Len(t, out, 6, r.stdout)
 	require.Equal(t, "skipped   batch/.hidden.txt  hidden (its name starts with a dot)", out[0])
 	out = out[1:]
-	require.Regexp(t, `^new +batch/a\.txt +[0-9a-f]{12} +1 events$`, out[0])
+	require.Regexp(t, `^new +batch/a\.txt +[0-9a-f]{12} +1 event$`, out[0])
 	require.Regexp(t, `^rejected +batch/b\.txt:2:1: @chronicle record has 8 fields, want 9 \(byte 15\)$`, out[1])
 	require.Regexp(t, `^  2 \| @chronicle\\tAlice`, out[2])
 	require.Equal(t, "    | ^", out[3])
-	require.Regexp(t, `^new +batch/c\.txt +[0-9a-f]{12} +1 events$`, out[4])
+	require.Regexp(t, `^new +batch/c\.txt +[0-9a-f]{12} +1 event$`, out[4])
 	require.Equal(t, "chronicle ingest: 1 of 3 files rejected\n", r.stderr)
 
 	docs := w.docs()
