@@ -29,13 +29,32 @@ func runEntity(x *ctx) error {
 	}
 	printSetAnswer(x, hits, rec, db.EntityHitJSON,
 		func() {
-			fmt.Fprintf(x.out(), "no event names %s exactly (`entities PREFIX` lists known names)\n", sanitize(name))
+			fmt.Fprintf(x.out(), "no event names %s exactly%s (`entities PREFIX` lists known names)\n", sanitize(name), x.nearEntityNames(name))
 		},
 		x.renderEntityHit)
 	if !x.json() {
 		return x.noteCrossDocumentDebts(name, hits)
 	}
 	return nil
+}
+
+// nearEntityNames is "; did you mean X?" for the known entity names
+// nearest to name (Alice for alice), or "" (also when the names cannot be
+// read: the answer itself was complete).
+func (x *ctx) nearEntityNames(name string) string {
+	a, err := x.open(false)
+	if err != nil {
+		return ""
+	}
+	known, err := a.EntityNames("")
+	if err != nil {
+		return ""
+	}
+	names := make([]string, len(known))
+	for i, k := range known {
+		names[i] = k.Name
+	}
+	return didYouMean(name, names, func(n string) string { return sanitize(n) })
 }
 
 // noteCrossDocumentDebts says, after the readable view of an entity, which
