@@ -183,8 +183,18 @@ func (x *ctx) renderSettlementHead(r *settle.Settlement) {
 // JSON view is the canonical result alone, without it.
 func (x *ctx) renderNoDebtHint(question string) {
 	w := x.out()
-	if settle.FitsFrame(question) {
-		fmt.Fprintln(w, "note: no debt is between the names this question gives (`entities` lists them)")
+	if pairs := settle.FramePairs(question); len(pairs) > 0 {
+		// Name what the question was read as: a misspelt or lower-case
+		// name is then plain to see.
+		var read []string
+		for _, p := range pairs[:min(3, len(pairs))] {
+			read = append(read, fmt.Sprintf("borrower %q, lender %q", sanitize(p[0]), sanitize(p[1])))
+		}
+		more := ""
+		if len(pairs) > 3 {
+			more = fmt.Sprintf(" (and %d more readings)", len(pairs)-3)
+		}
+		fmt.Fprintf(w, "note: read as %s%s; no stored debt is between them (names are exact: `entities` lists them)\n", strings.Join(read, "; or "), more)
 		return
 	}
 	fmt.Fprintln(w, "note: no question frame fits; ask one of (B borrower, L lender, as stored):")

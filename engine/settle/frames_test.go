@@ -59,3 +59,32 @@ func anySelects(q string) bool {
 	}
 	return false
 }
+
+// TestFramePairs: the pairs FramePairs lists are exactly those of every
+// substring pair that Selects accepts (the brute-force oracle), each once.
+func TestFramePairs(t *testing.T) {
+	for _, q := range []string{
+		"Did Alice repay Bob?", "Has Alice paid?", "Alice Bob", "Alice Smith Bob",
+		"هل سدد أحمد دين خالد؟", "@settlement\tAlice\tBob", "random", "Did repay?", "",
+	} {
+		var want [][2]string
+		seen := map[[2]string]bool{}
+		for a := 0; a < len(q); a++ {
+			for b := a + 1; b <= len(q); b++ {
+				for c := 0; c < len(q); c++ {
+					for d := c + 1; d <= len(q); d++ {
+						p := [2]string{q[a:b], q[c:d]}
+						if !seen[p] && Selects(q, p[0], p[1]) {
+							seen[p] = true
+							want = append(want, p)
+						}
+					}
+				}
+			}
+		}
+		got := FramePairs(q)
+		require.ElementsMatch(t, want, got, "%q", q)
+		require.Equal(t, len(got) > 0, FitsFrame(q), "%q", q)
+	}
+	require.Equal(t, [][2]string{{"Alice", "Bob"}}, FramePairs("Did Alice repay Bob?"))
+}
