@@ -63,6 +63,12 @@ func checkChosenName(tx *bolt.Tx, d *Digest, name string) error {
 	if name == "" {
 		return fmt.Errorf("%w: a name cannot be empty (nothing was ingested)", ErrBadChosenName)
 	}
+	// A name is typed and read back on a terminal: blank or with control
+	// bytes (TAB, LF, ESC...) it could not be told apart or would garble
+	// the listings.
+	if strings.TrimSpace(name) == "" || strings.ContainsFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+		return fmt.Errorf("%w: %q is blank or holds control characters; a name is printable text (nothing was ingested)", ErrBadChosenName, name)
+	}
 	nb := tx.Bucket(bucketNames)
 	for _, key := range [][]byte{[]byte(name), pathKey(AbsPath(name))} {
 		if other := nb.Get(key); len(other) == len(d) && !bytes.Equal(other, d[:]) {

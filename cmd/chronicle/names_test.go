@@ -111,6 +111,8 @@ func TestChosenNameRefused(t *testing.T) {
 			`^chronicle ingest: 1 of 1 files rejected\n$`},
 		{"another spelling of its file", "--name=./a.txt", 1, `^rejected  b\.txt: name refused: "\./a\.txt" already names document ` + aHash[:12], ""},
 		{"its absolute path", "--name=" + filepath.Join(w.dir, "a.txt"), 1, `^rejected  b\.txt: name refused: `, ""},
+		{"blank", "--name=  ", 1, `^rejected  b\.txt: name refused: "  " is blank or holds control characters`, ""},
+		{"a TAB", "--name=a\tb", 1, `^rejected  b\.txt: name refused: "a\\tb" is blank or holds control characters`, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := w.run("ingest", "b.txt", c.value)
