@@ -81,7 +81,13 @@ func runShow(x *ctx) error {
 		err = ferr
 	}
 	if err == nil && shown == 0 && len(x.p.args) == 2 {
-		return fmt.Errorf("%s has no line in %s", d.Label(), x.p.args[1])
+		// Only a range past the last line shows nothing: say where that
+		// is (counted by a second read, on this error path alone).
+		last := 0
+		if err := a.Lines(d, 1, -1, func(l db.Line) error { last = l.Number; return nil }); err != nil {
+			return err
+		}
+		return withObject(fmt.Errorf("%s has %s, no line %d", d.Label(), plural(last, "line"), from), "document", x.p.args[0])
 	}
 	return err
 }

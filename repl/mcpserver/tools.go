@@ -224,18 +224,20 @@ func (s *Server) show(_ context.Context, req *mcp.CallToolRequest, in ShowIn) (*
 			return err
 		}
 		out.Document, out.Label = d.SHA256.String(), d.Label()
+		last := 0
 		err = engine.ForEachLine(st.Source, func(l engine.Line) error {
+			last = l.Number
 			if l.Number >= from && (to == 0 || l.Number <= to) {
 				out.Lines = append(out.Lines, ShowLine{Line: l.Number, ByteStart: l.Start, ByteEnd: l.End, Text: string(l.Text)})
 			}
 			return nil
 		})
 		if err == nil && len(out.Lines) == 0 && (in.From != 0 || in.To != 0) {
-			r := fmt.Sprintf("%d-", from)
-			if to != 0 {
-				r = fmt.Sprintf("%d-%d", from, to)
+			lines := fmt.Sprintf("%d lines", last)
+			if last == 1 {
+				lines = "1 line"
 			}
-			return fmt.Errorf("%s has no line in %s", d.Label(), r)
+			return fmt.Errorf("%s has %s, no line %d", d.Label(), lines, from)
 		}
 		return err
 	})
