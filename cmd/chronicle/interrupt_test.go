@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
 	"os/exec"
 	"regexp"
@@ -44,17 +43,7 @@ func TestInterruptedIngest(t *testing.T) {
 	for sc.Scan() {
 		outcomes = append(outcomes, sc.Text())
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err = <-done:
-	case <-time.After(30 * time.Second):
-		cmd.Process.Kill()
-		t.Fatal("the interrupted ingest did not exit")
-	}
-	var exit *exec.ExitError
-	require.True(t, errors.As(err, &exit), "%v", err)
-	require.Equal(t, 130, exit.ExitCode(), "stderr: %s", stderr.String())
+	require.Equal(t, 130, exitCodeWithin(t, cmd, 30*time.Second, "the interrupted ingest"), "stderr: %s", stderr.String())
 
 	m := regexp.MustCompile(`^chronicle ingest: interrupted; (\d+) of 200 files not ingested \(the first is (batch/note-\d{3}\.txt)\)\n$`).FindStringSubmatch(stderr.String())
 	require.NotNil(t, m, "stderr: %q", stderr.String())

@@ -243,3 +243,22 @@ func firstLine(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
 	return line + "\n"
 }
+
+// exitCodeWithin waits for the started cmd to end, at most limit (then it
+// kills it and fails the test: what names the command), and returns its
+// exit code, which must come from an exit (not a start or wait error).
+func exitCodeWithin(t *testing.T, cmd *exec.Cmd, limit time.Duration, what string) int {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(limit):
+		cmd.Process.Kill()
+		t.Fatalf("%s did not end within %v", what, limit)
+	}
+	var exit *exec.ExitError
+	require.ErrorAs(t, err, &exit, "%s", what)
+	return exit.ExitCode()
+}

@@ -60,17 +60,7 @@ func TestPageLoopIsOneLine(t *testing.T) {
 	cmd.Stderr = &stderr
 	start := time.Now()
 	require.NoError(t, cmd.Start())
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err = <-done:
-	case <-time.After(30 * time.Second):
-		cmd.Process.Kill()
-		t.Fatal("show on a looping page tree did not end")
-	}
-	var exit *exec.ExitError
-	require.ErrorAs(t, err, &exit)
-	require.Equal(t, 1, exit.ExitCode(), "stderr: %.500s", stderr.String())
+	require.Equal(t, 1, exitCodeWithin(t, cmd, 30*time.Second, "show on a looping page tree"), "stderr: %.500s", stderr.String())
 	require.Equal(t, fmt.Sprintf("chronicle: archive %s is damaged: a page tree loops (a page points back into its own path), and the read could not end; `chronicle check` lists the problems\n", w.db), stderr.String())
 	t.Logf("ended after %v", time.Since(start))
 
