@@ -24,20 +24,37 @@ const sessionHelp = `in this session (help NAME explains each):
   Ctrl-C clears the line or interrupts a running command; Tab completes.
 `
 
+// sessionDoc explains a session command: what `help NAME` shows, and its
+// entry of `help --json`.
+type sessionDoc struct {
+	args, summary, example string
+}
+
 // sessionCommands explains each session command (`help NAME`).
-var sessionCommands = map[string]string{
-	".help":   "usage: .help [COMMAND]\n  in a session, what help prints: the commands, then the session commands; .help COMMAND is help COMMAND (also \\?)\nexample:\n  .help .read\n",
-	`\?`:      "usage: \\? [COMMAND]\n  psql's name for .help: the commands, then the session commands\nexample:\n  \\?\n",
-	".mode":   "usage: .mode [auto|text|json|table]\n  show or set the output mode of the following commands: auto (readable on a terminal, JSON otherwise), text (always readable), json (always JSON) or table (a command's JSON Lines of flat objects, such as docs, entities, receipts and stats, as an aligned table; any other output in the readable view); --json or --text on one command wins\nexample:\n  .mode table\n",
-	".keep":   "usage: .keep [on|off]\n  show or set whether the following answers (query, claim, find, entity) keep their receipts in the archive, as --keep does; off by default: answering writes nothing\nexample:\n  .keep on\n",
-	".timer":  "usage: .timer [on|off]\n  show or set whether each command's wall time is printed after it, on stderr (never mixed into the results), as `time: 12.3 ms`\nexample:\n  .timer on\n",
-	".output": "usage: .output [FILE|stdout]\n  send the results (stdout) of the following commands to FILE, emptied when .output opens it and closed when the session ends or .output moves on; errors stay on stderr; FILE gets what a redirected stdout gets (in mode auto, answers as JSON and listings readable); .output alone or .output stdout restores stdout\nexample:\n  .output docs.jsonl\n",
-	".read":   "usage: .read FILE\n  run FILE's lines as a script inside the session (FILE relative to the current directory; .read may nest, up to 16 deep, but not into a file already being read); a failing line is reported as FILE:LINE; with --bail the script stops there\nexample:\n  .read session.chr\n",
-	"exit":    "usage: exit\n  leave the session (also quit, .exit, .quit, \\q, or Ctrl-D on an empty line)\nexample:\n  exit\n",
-	"quit":    "usage: quit\n  leave the session (also exit, .exit, .quit, \\q, or Ctrl-D on an empty line)\nexample:\n  quit\n",
-	".exit":   "usage: .exit\n  leave the session, as exit does\nexample:\n  .exit\n",
-	".quit":   "usage: .quit\n  leave the session, as quit does\nexample:\n  .quit\n",
-	`\q`:      "usage: \\q\n  psql's name for quit: leave the session\nexample:\n  \\q\n",
+var sessionCommands = map[string]sessionDoc{
+	".help":   {"[COMMAND]", "in a session, what help prints: the commands, then the session commands; .help COMMAND is help COMMAND (also \\?)", ".help .read"},
+	`\?`:      {"[COMMAND]", "psql's name for .help: the commands, then the session commands", "\\?"},
+	".mode":   {"[auto|text|json|table]", "show or set the output mode of the following commands: auto (readable on a terminal, JSON otherwise), text (always readable), json (always JSON) or table (a command's JSON Lines of flat objects, such as docs, entities, receipts and stats, as an aligned table; any other output in the readable view); --json or --text on one command wins", ".mode table"},
+	".keep":   {"[on|off]", "show or set whether the following answers (query, claim, find, entity) keep their receipts in the archive, as --keep does; off by default: answering writes nothing", ".keep on"},
+	".timer":  {"[on|off]", "show or set whether each command's wall time is printed after it, on stderr (never mixed into the results), as `time: 12.3 ms`", ".timer on"},
+	".output": {"[FILE|stdout]", "send the results (stdout) of the following commands to FILE, emptied when .output opens it and closed when the session ends or .output moves on; errors stay on stderr; FILE gets what a redirected stdout gets (in mode auto, answers as JSON and listings readable); .output alone or .output stdout restores stdout", ".output docs.jsonl"},
+	".read":   {"FILE", "run FILE's lines as a script inside the session (FILE relative to the current directory; .read may nest, up to 16 deep, but not into a file already being read); a failing line is reported as FILE:LINE; with --bail the script stops there", ".read session.chr"},
+	"exit":    {"", "leave the session (also quit, .exit, .quit, \\q, or Ctrl-D on an empty line)", "exit"},
+	"quit":    {"", "leave the session (also exit, .exit, .quit, \\q, or Ctrl-D on an empty line)", "quit"},
+	".exit":   {"", "leave the session, as exit does", ".exit"},
+	".quit":   {"", "leave the session, as quit does", ".quit"},
+	`\q`:      {"", "psql's name for quit: leave the session", "\\q"},
+}
+
+// text is the help of session command name, as help COMMAND prints a
+// command's: usage, summary, example.
+func (d sessionDoc) text(name string) string {
+	return "usage: " + strings.TrimSpace(name+" "+d.args) + "\n  " + d.summary + "\nexample:\n  " + d.example + "\n"
+}
+
+// entry is the command's line of help's JSON Lines, marked session.
+func (d sessionDoc) entry(name string) helpEntry {
+	return helpEntry{Name: name, Args: d.args, Summary: d.summary, Example: d.example, Flags: []helpFlag{}, Session: true}
 }
 
 // sessionNames lists the session commands (completion, "did you mean"

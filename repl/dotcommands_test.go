@@ -18,9 +18,11 @@ import (
 // same commands, and each help text starts with its usage.
 func TestSessionNames(t *testing.T) {
 	var keys []string
-	for k, h := range sessionCommands {
+	for k, d := range sessionCommands {
 		keys = append(keys, k)
-		require.True(t, strings.HasPrefix(h, "usage: "+k), "%s: %q", k, h)
+		require.True(t, strings.HasPrefix(d.text(k), "usage: "+k), "%s: %q", k, d.text(k))
+		require.NotEmpty(t, d.summary, k)
+		require.True(t, strings.HasPrefix(d.example, k), "%s: its example uses it: %q", k, d.example)
 	}
 	names := sessionNames()
 	slices.Sort(keys)

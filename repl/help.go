@@ -26,8 +26,8 @@ func runHelp(x *ctx) error {
 	var c *command
 	if len(x.p.args) == 1 {
 		name := x.p.args[0]
-		if h, ok := sessionCommands[name]; ok {
-			return sessionCommandHelp(x, h)
+		if d, ok := sessionCommands[name]; ok {
+			return sessionCommandHelp(x, name, d)
 		}
 		if c = lookup(name); c == nil {
 			return usageErrorf("unknown command %q%s", name, didYouMean(name, helpNames(), strconv.Quote))
@@ -52,17 +52,17 @@ func runHelp(x *ctx) error {
 	return nil
 }
 
-// sessionCommandHelp explains a session command (.mode, \q) at the CLI
-// as the session does: its text, or its JSON line with --json. The
-// session answers `help .mode` itself; this is `chronicle help .mode`,
-// which the README's "help NAME explains each" promises too.
-func sessionCommandHelp(x *ctx, text string) error {
-	if x.p.has("json") || x.env.JSON {
-		printJSONLine(x.out(), sessionHelpEntry(text))
+// sessionCommandHelp explains a session command (.mode, \q), at the CLI
+// and in a session alike (the README's "help NAME explains each"): its
+// text fitted to the terminal, or its JSON line with --json or in JSON
+// mode.
+func sessionCommandHelp(x *ctx, name string, d sessionDoc) error {
+	if x.machine() {
+		printJSONLine(x.out(), d.entry(name))
 		return nil
 	}
-	_, err := io.WriteString(x.out(), text)
-	return err
+	writeFitted(x.env, d.text(name))
+	return nil
 }
 
 // helpNames are the names `help NAME` explains: the commands, then the

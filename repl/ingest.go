@@ -100,7 +100,7 @@ func runIngest(x *ctx) (err error) {
 		}
 		progress.clear()
 		if res.Reused {
-			x.outcome("reused", path, res, fmt.Sprintf("first imported %s", res.Doc.Imported().Format("2006-01-02T15:04:05Z")))
+			x.outcome("reused", path, res, fmt.Sprintf("first imported %s", rfc3339(res.Doc.Imported())))
 		} else {
 			x.outcome("new", path, res, plural(res.Doc.EventCount, "event"))
 		}

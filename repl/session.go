@@ -270,52 +270,24 @@ func (s *session) tableCommand(argv []string, run runner) int {
 }
 
 // sessionExec is Exec plus the session's part of help: `help` ends with
-// the session help and `help NAME` explains a session command.
+// the session help.
 //
 // In JSON mode (or with --json) the session commands are help's JSON
 // Lines too, each marked "session": JSON output never gets a text line.
 func (s *session) sessionExec(env *Env, argv []string) int {
 	name := argv[0]
 	machine := argvMachine(env, argv)
-	if name == "help" && len(argv) >= 2 {
-		if h, ok := sessionCommands[argv[1]]; ok && (len(argv) == 2 || machine && len(argv) == 3) {
-			if machine {
-				printJSONLine(env.Stdout, sessionHelpEntry(h))
-			} else {
-				writeFitted(env, h)
-			}
-			return ExitOK
-		}
-	}
-	code := Exec(env, argv)
+	code := Exec(env, argv) // help NAME of a session command is runHelp's
 	if name == "help" && code == ExitOK && (len(argv) == 1 || machine && len(argv) == 2 && strings.HasPrefix(argv[1], "--")) {
 		if !machine {
 			writeFitted(env, sessionHelp)
 			return code
 		}
 		for _, n := range sessionNames() {
-			printJSONLine(env.Stdout, sessionHelpEntry(sessionCommands[n]))
+			printJSONLine(env.Stdout, sessionCommands[n].entry(n))
 		}
 	}
 	return code
-}
-
-// sessionHelpEntry is a session command's help (its sessionCommands text:
-// "usage: NAME ARGS", the summary, "example:" and the example) as an
-// entry of help's JSON Lines.
-func sessionHelpEntry(text string) helpEntry {
-	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
-	usage := strings.TrimPrefix(lines[0], "usage: ")
-	e := helpEntry{Flags: []helpFlag{}, Session: true}
-	e.Name, e.Args, _ = strings.Cut(usage, " ")
-	for i := 1; i < len(lines); i++ {
-		if lines[i] == "example:" && i+1 < len(lines) {
-			e.Example = strings.TrimSpace(lines[i+1])
-			break
-		}
-		e.Summary = strings.TrimSpace(strings.TrimSpace(e.Summary) + " " + strings.TrimSpace(lines[i]))
-	}
-	return e
 }
 
 // formatElapsed is a wall time for .timer: milliseconds with one decimal
