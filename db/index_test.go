@@ -562,34 +562,35 @@ func (c *ixCorpus) edit(t testing.TB, fn func(tx *bolt.Tx) error) {
 	require.NoError(t, err)
 }
 
-// clearTermBits clears document seq's bit in every key of bucket grams.
+// clearTermBits clears document seq's bit in every posting of bucket grams.
 func clearTermBits(seq uint64) func(tx *bolt.Tx) error {
 	return func(tx *bolt.Tx) error {
-		b := tx.Bucket([]byte("grams"))
-		cleared := 0
-		c := b.Cursor()
-		for k, v := c.First(); k != nil; k, v = c.Next() {
-			if uint64(binary.BigEndian.Uint32(k)) != seq/index.GroupSize || k[4] == 0 {
-				continue // the group's start entry still marks it indexed
-			}
-			bit := uint64(1) << (seq % index.GroupSize)
-			p, ok := index.DecodePosting(k, v)
-			if !ok {
-				return fmt.Errorf("malformed posting %x", k)
-			}
-			if p.Bitmap&bit == 0 {
-				continue
+		type posting struct {
+			k []byte
+			p index.Posting
+		}
+		var cleared []posting
+		bit := uint64(1) << (seq % index.GroupSize)
+		err := index.EachPosting(tx, func(k []byte, p index.Posting) error {
+			if uint64(binary.BigEndian.Uint32(k)) != seq/index.GroupSize || k[4] == 0 || p.Bitmap&bit == 0 {
+				return nil // the group's start entry still marks it indexed
 			}
 			i := bits.OnesCount64(p.Bitmap & (bit - 1))
 			p.Bitmap &^= bit
 			p.Counts = slices.Delete(p.Counts, i, i+1)
-			if err := b.Put(bytes.Clone(k), p.Encode(k)); err != nil {
+			cleared = append(cleared, posting{k, p})
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		if len(cleared) == 0 {
+			return fmt.Errorf("document #%d has no term bits", seq)
+		}
+		for _, c := range cleared {
+			if err := index.SetPosting(tx, c.k, c.p.Bitmap, c.p.Counts); err != nil {
 				return err
 			}
-			cleared++
-		}
-		if cleared == 0 {
-			return fmt.Errorf("document #%d has no term bits", seq)
 		}
 		return nil
 	}
@@ -696,13 +697,17 @@ func TestReindexAndCheck(t *testing.T) {
 				return err
 			}
 		}
-		b := tx.Bucket([]byte("grams"))
 		for _, ghost := range ghosts {
 			k := binary.BigEndian.AppendUint32(nil, uint32(ghost/index.GroupSize))
 			k = append(k, 3, 'A', 'l', 'i')
 			var p index.Posting
-			if v := b.Get(k); v != nil {
-				p, _ = index.DecodePosting(k, v)
+			if err := index.EachPosting(tx, func(pk []byte, pp index.Posting) error {
+				if bytes.Equal(pk, k) {
+					p = pp
+				}
+				return nil
+			}); err != nil {
+				return err
 			}
 			bit := uint64(1) << (ghost % index.GroupSize)
 			i := bits.OnesCount64(p.Bitmap & (bit - 1))

@@ -17,7 +17,7 @@ import (
 // SchemaVersion is the layout this package reads and writes. Older archives
 // are upgraded on open by the registered steps below, all in one write
 // transaction; newer ones are refused.
-const SchemaVersion = 12
+const SchemaVersion = 13
 
 // bucketOriginals keeps original V1/V2 receipt files imported beside their
 // stores (schema 2): document SHA-256 ‖ SHA-256 of the receipt bytes →
@@ -84,6 +84,8 @@ var Upgrades = []Upgrade{
 		Apply: func(a *Archive, tx *bolt.Tx) error { return a.reindexOnce(tx) }},
 	{From: 11, Summary: "keep the absolute path each document was ingested from, so another spelling of the same file names it (names that are absolute paths become their own source path)",
 		Apply: func(_ *Archive, tx *bolt.Tx) error { return addAbsoluteSources(tx) }},
+	{From: 12, Summary: "rebuild the term index as blocks of postings (one bbolt value per gram prefix instead of per gram), so a batch ingest writes about a twelfth as many keys and the index takes about a third of the space",
+		Apply: func(a *Archive, tx *bolt.Tx) error { return a.reindexOnce(tx) }},
 }
 
 // addAbsoluteSources gives every name that is an absolute path its source

@@ -207,29 +207,34 @@ func TestCheckReportsLoweredCount(t *testing.T) {
 	victim := docs[len(docs)/2]
 	lowered := 0
 	c.edit(t, func(tx *bolt.Tx) error {
-		b := tx.Bucket([]byte("grams"))
-		cur := b.Cursor()
-		for k, v := cur.First(); k != nil; k, v = cur.Next() {
-			if uint64(binary.BigEndian.Uint32(k)) != victim.Seq/index.GroupSize {
-				continue
-			}
-			bit := uint64(1) << (victim.Seq % index.GroupSize)
-			p, ok := index.DecodePosting(k, v)
-			if !ok {
-				return fmt.Errorf("malformed posting %x", k)
+		type posting struct {
+			k []byte
+			p index.Posting
+		}
+		var edits []posting
+		bit := uint64(1) << (victim.Seq % index.GroupSize)
+		if err := index.EachPosting(tx, func(k []byte, p index.Posting) error {
+			if uint64(binary.BigEndian.Uint32(k)) != victim.Seq/index.GroupSize || k[4] == 0 || len(edits) == 3 {
+				return nil
 			}
 			i := bits.OnesCount64(p.Bitmap & (bit - 1))
 			if p.Bitmap&bit == 0 || p.Counts[i] < 2 {
-				continue
-			}
-			p.Counts[i]--
-			lowered++
-			if err := b.Put(bytes.Clone(k), p.Encode(k)); err != nil {
-				return err
-			}
-			if lowered == 3 {
 				return nil
 			}
+			p.Counts[i]--
+			edits = append(edits, posting{k, p})
+			return nil
+		}); err != nil {
+			return err
+		}
+		for _, e := range edits {
+			if err := index.SetPosting(tx, e.k, e.p.Bitmap, e.p.Counts); err != nil {
+				return err
+			}
+			lowered++
+		}
+		if lowered == 3 {
+			return nil
 		}
 		return fmt.Errorf("document #%d has fewer than 3 grams on several lines", victim.Seq)
 	})

@@ -55,12 +55,13 @@ func DropBuckets(tx *bolt.Tx) error {
 	return CreateBuckets(tx)
 }
 
-// gramKey is group ‖ n ‖ gram (gramBytes(n) bytes).
+// gramKey is group ‖ n ‖ gram (gramBytes(n) bytes): the name of one gram's
+// posting, which lives in the block blockOf names.
 func gramKey(group uint32, n int, gram uint32) []byte {
 	return appendGramKey(make([]byte, 0, 8), group, n, gram)
 }
 
-// startKey is the key of group's start entry: group ‖ 0, before every gram
+// startKey is the key of group's start entry: group ‖ 0, before every block
 // key of the group.
 func startKey(group uint32) []byte { return gramKey(group, 0, 0) }
 
@@ -68,104 +69,16 @@ func groupOf(seq uint64) (uint32, uint64) {
 	return uint32(seq / GroupSize), 1 << (seq % GroupSize)
 }
 
-// A posting is the value of a gram key:
-//
-//	bitmap (u64 LE)   the group's documents holding the gram, bit seq%64
-//	link              the suffix (n ‖ gram) of the next key of the group, a
-//	                  single 0 byte for the group's last key
-//	counts            for each set bit in ascending order, the number of
-//	                  lines of that document holding the gram (uvarint)
-//	seal (u64 LE)     CRC-64 (ECMA) of key ‖ every byte before it
-//
-// Every group with a document has a start entry (startKey: n = 0, bitmap
-// 0), so the keys of a group form a chain from it, each naming the next.
-// A reader checks the seal of every posting it uses, and proves a gram key
-// absent by the chain: the key before the place where it would be must be
-// of the same group and name, as its next, the key found after that place.
-// A deleted, renamed or moved posting therefore reads as damage, never as
-// a document without the gram.
-const sealLen = 8
-
+// crcTable tags the entity index keys (entities.go).
 var crcTable = crc64.MakeTable(crc64.ECMA)
 
-func sealOf(k, body []byte) uint64 {
-	return crc64.Update(crc64.Update(0, crcTable, k), crcTable, body)
-}
-
-// endLink is the link of a group's last key.
-var endLink = []byte{0}
-
-// openPosting checks posting v of key k against its seal and splits it.
-// counts holds the count bytes, exactly one uvarint per set bit (checked
-// when full is set; otherwise the caller parses them).
-func openPosting(k, v []byte, full bool) (bm uint64, link, counts []byte, ok bool) {
-	if len(v) < 8+1+sealLen {
-		return 0, nil, nil, false
-	}
-	n := len(v) - sealLen
-	if binary.LittleEndian.Uint64(v[n:]) != sealOf(k, v[:n]) {
-		return 0, nil, nil, false
-	}
-	bm = binary.LittleEndian.Uint64(v)
-	if v[8] > maxKind {
-		return 0, nil, nil, false
-	}
-	ln := gramBytes(v[8])
-	if 9+ln > n {
-		return 0, nil, nil, false
-	}
-	link, counts = v[8:9+ln], v[9+ln:n]
-	if full {
-		p := counts
-		for range bits.OnesCount64(bm) {
-			c, m := binary.Uvarint(p)
-			if m <= 0 || c > math.MaxUint32 {
-				return 0, nil, nil, false
-			}
-			p = p[m:]
-		}
-		if len(p) != 0 {
-			return 0, nil, nil, false
-		}
-	}
-	return bm, link, counts, true
-}
-
-// Posting is a decoded posting (see openPosting for the layout).
+// Posting is one gram's decoded posting: the group's documents holding it
+// and their line counts. Every group with a document has a start entry
+// (startKey, alone in its block) whose bitmap marks the documents folded
+// into the postings, each counted with its number of distinct grams.
 type Posting struct {
 	Bitmap uint64
 	Counts []uint32 // one per set bit of Bitmap, in ascending bit order
-	link   []byte
-}
-
-// DecodePosting checks posting v of key k against its seal and decodes it.
-// ok is false for a damaged or malformed value.
-func DecodePosting(k, v []byte) (Posting, bool) {
-	bm, link, counts, ok := openPosting(k, v, true)
-	if !ok {
-		return Posting{}, false
-	}
-	p := Posting{Bitmap: bm, link: bytes.Clone(link), Counts: make([]uint32, 0, bits.OnesCount64(bm))}
-	for len(counts) > 0 {
-		c, n := binary.Uvarint(counts)
-		p.Counts = append(p.Counts, uint32(c))
-		counts = counts[n:]
-	}
-	return p, true
-}
-
-// Encode is the sealed value of posting p under key k.
-func (p Posting) Encode(k []byte) []byte {
-	link := p.link
-	if len(link) == 0 {
-		link = endLink
-	}
-	v := binary.LittleEndian.AppendUint64(make([]byte, 0, 8+len(link)+2*len(p.Counts)+sealLen), p.Bitmap)
-	v = append(v, link...)
-	for _, c := range p.Counts {
-		v = binary.AppendUvarint(v, uint64(c))
-	}
-	return binary.LittleEndian.AppendUint64(v, sealOf(k, v))
 }
 
 // withCount sets bit's count to lines, setting the bit if needed.
@@ -180,7 +93,7 @@ func (p *Posting) withCount(bit uint64, lines uint32) {
 }
 
 // postingCount returns the line count for bit in the count bytes of a
-// posting with bitmap bm (checked by openPosting), and whether it is set.
+// posting with bitmap bm, and whether it is set.
 func postingCount(bm uint64, counts []byte, bit uint64) (uint32, bool) {
 	if bm&bit == 0 {
 		return 0, false
@@ -206,28 +119,50 @@ func damaged(group uint32, format string, args ...any) error {
 		ErrDamaged, max(lo, 1), lo+GroupSize-1, fmt.Sprintf(format, args...))
 }
 
-// termReader looks up postings and proves absent ones absent.
+// termReader looks up postings and proves absent ones absent. It checks a
+// block once and keeps its entries for the other grams of the same block.
 type termReader struct {
-	c *bolt.Cursor
+	c     *bolt.Cursor
+	cache map[string]checkedBlock
 }
 
-func newTermReader(b *bolt.Bucket) *termReader { return &termReader{c: b.Cursor()} }
+// checkedBlock is a block whose seal was checked (found), or whose
+// absence the chain proved.
+type checkedBlock struct {
+	entries []byte
+	found   bool
+}
 
-// lookup returns the checked posting of key (its bitmap and count bytes),
-// found false when the chain proves the key absent. Any other case is an
-// error wrapping ErrDamaged.
-func (r *termReader) lookup(key []byte, full bool) (bm uint64, counts []byte, found bool, err error) {
-	group := binary.BigEndian.Uint32(key)
-	k, v := r.c.Seek(key)
-	if k != nil && bytes.Equal(k, key) {
-		bm, _, counts, ok := openPosting(k, v, full)
-		if !ok {
-			return 0, nil, false, damaged(group, "has an entry that does not match its digest")
-		}
-		return bm, counts, true, nil
+func newTermReader(b *bolt.Bucket) *termReader {
+	return &termReader{c: b.Cursor(), cache: map[string]checkedBlock{}}
+}
+
+// block returns the checked entries of block key bk, found false when the
+// chain proves the block absent. Any other case is an error wrapping
+// ErrDamaged.
+func (r *termReader) block(bk []byte) (entries []byte, found bool, err error) {
+	if cb, ok := r.cache[string(bk)]; ok {
+		return cb.entries, cb.found, nil
 	}
-	if k != nil && bytes.Compare(k, key) < 0 {
-		return 0, nil, false, damaged(group, "has its entries out of order")
+	entries, found, err = r.seekBlock(bk)
+	if err == nil {
+		r.cache[string(bk)] = checkedBlock{entries, found}
+	}
+	return entries, found, err
+}
+
+func (r *termReader) seekBlock(bk []byte) (entries []byte, found bool, err error) {
+	group := binary.BigEndian.Uint32(bk)
+	k, v := r.c.Seek(bk)
+	if k != nil && bytes.Equal(k, bk) {
+		_, entries, ok := openBlock(k, v)
+		if !ok {
+			return nil, false, damaged(group, "has an entry that does not match its digest")
+		}
+		return entries, true, nil
+	}
+	if k != nil && bytes.Compare(k, bk) < 0 {
+		return nil, false, damaged(group, "has its entries out of order")
 	}
 	var pk, pv []byte
 	if k == nil {
@@ -235,21 +170,45 @@ func (r *termReader) lookup(key []byte, full bool) (bm uint64, counts []byte, fo
 	} else {
 		pk, pv = r.c.Prev()
 	}
-	if pk == nil || len(pk) < 5 || !bytes.Equal(pk[:4], key[:4]) || bytes.Compare(pk, key) >= 0 {
-		return 0, nil, false, damaged(group, "lacks its start entry")
+	if pk == nil || len(pk) < 5 || !bytes.Equal(pk[:4], bk[:4]) || bytes.Compare(pk, bk) >= 0 {
+		return nil, false, damaged(group, "lacks its start entry")
 	}
-	_, link, _, ok := openPosting(pk, pv, false)
+	link, _, ok := openBlock(pk, pv)
 	if !ok {
-		return 0, nil, false, damaged(group, "has an entry that does not match its digest")
+		return nil, false, damaged(group, "has an entry that does not match its digest")
 	}
 	want := endLink
-	if k != nil && len(k) >= 5 && bytes.Equal(k[:4], key[:4]) {
+	if k != nil && len(k) >= 5 && bytes.Equal(k[:4], bk[:4]) {
 		want = k[4:]
 	}
 	if !bytes.Equal(link, want) {
-		return 0, nil, false, damaged(group, "lacks an entry")
+		return nil, false, damaged(group, "lacks an entry")
 	}
-	return 0, nil, false, nil
+	return nil, false, nil
+}
+
+// lookup returns the checked posting of gram key key (its bitmap and count
+// bytes), found false when the key is proved absent. With full set, the
+// count bytes are checked to hold exactly one count per document. Any
+// other case is an error wrapping ErrDamaged.
+func (r *termReader) lookup(key []byte, full bool) (bm uint64, counts []byte, found bool, err error) {
+	group := binary.BigEndian.Uint32(key)
+	bk, last := blockOf(key)
+	entries, found, err := r.block(bk)
+	if err != nil || !found {
+		return 0, nil, false, err
+	}
+	e, found, ok := findEntry(entries, last)
+	if ok && found && full {
+		_, ok = decodeCounts(e)
+	}
+	if !ok {
+		return 0, nil, false, damaged(group, "has an entry that cannot be read")
+	}
+	if !found {
+		return 0, nil, false, nil
+	}
+	return e.bitmap, e.counts, true, nil
 }
 
 // AddTerms records every gram of src, with its line count, for document
@@ -351,14 +310,16 @@ func foldGroup(b *bolt.Bucket, group uint32, docs []*DocGrams) error {
 		start.withCount(bit, uint32(min(len(d.entries), math.MaxUint32)))
 	}
 	b.FillPercent = fillAppend
-	w := &gramWriter{b: b, c: b.Cursor(), group: group, fresh: !exists}
-	if err := w.write(gramUpdate{key: startKey(group), replace: true, bm: start.Bitmap, counts: start.Counts}); err != nil {
+	w := &blockWriter{b: b, c: b.Cursor(), group: group, fresh: !exists}
+	if err := w.write(startKey(group), replaceEntry(0, start)); err != nil {
 		return err
 	}
 	// A merge of the documents' gram lists, in key order: every key once,
-	// with the bit and count of each document holding it.
+	// with the bit and count of each document holding it, gathered by
+	// block and written a block at a time.
 	pos := make([]int, len(add))
-	sets := make([]bitLines, 0, len(add))
+	var blk blockUpdate
+	blockKey := make([]byte, 0, 8)
 	key := make([]byte, 0, 8)
 	for {
 		next := uint32(math.MaxUint32)
@@ -370,41 +331,104 @@ func foldGroup(b *bolt.Bucket, group uint32, docs []*DocGrams) error {
 		if next == math.MaxUint32 {
 			break
 		}
-		sets = sets[:0]
+		key = appendGramKey(key[:0], group, int(next>>24), next&0xFFFFFF)
+		bk, last := blockOf(key)
+		if !bytes.Equal(bk, blockKey) {
+			if len(blk.grams) > 0 {
+				if err := w.write(blockKey, blk.merge); err != nil {
+					return err
+				}
+			}
+			blk.reset()
+			blockKey = append(blockKey[:0], bk...)
+		}
+		from := len(blk.sets)
 		for i, d := range add {
 			if pos[i] < len(d.entries) && uint32(d.entries[pos[i]]>>32) == next {
 				_, bit := groupOf(d.Seq)
-				sets = append(sets, bitLines{bit, uint32(d.entries[pos[i]])})
+				blk.sets = append(blk.sets, bitLines{bit, uint32(d.entries[pos[i]])})
 				pos[i]++
 			}
 		}
-		key = appendGramKey(key[:0], group, int(next>>24), next&0xFFFFFF)
-		if err := w.write(gramUpdate{key: key, sets: sets}); err != nil {
+		blk.grams = append(blk.grams, gramSets{last, from, len(blk.sets)})
+	}
+	if len(blk.grams) > 0 {
+		if err := w.write(blockKey, blk.merge); err != nil {
 			return err
 		}
 	}
 	return w.flush()
 }
 
-// start returns the checked start entry of group: its bitmap marks the
-// documents of the group whose grams are in the postings. A group with no
-// entry at all has no document indexed yet (its bitmap is 0); a group with
-// entries but no start entry is damage.
-func (r *termReader) start(group uint32) (Posting, error) {
-	p, _, err := r.startEntry(group)
-	return p, err
+// bitLines is one document's bit in its group and its line count.
+type bitLines struct {
+	bit   uint64
+	lines uint32
 }
 
-// startEntry is start, also reporting whether the group has any entry.
+// blockUpdate is the grams of one block a fold adds: for each gram
+// (ascending last byte) the documents' bits and counts in sets[from:to].
+type blockUpdate struct {
+	grams []gramSets
+	sets  []bitLines
+}
+
+type gramSets struct {
+	last     byte
+	from, to int
+}
+
+func (u *blockUpdate) reset() { u.grams, u.sets = u.grams[:0], u.sets[:0] }
+
+// merge returns es (a block's entries) with the update's bits set.
+func (u *blockUpdate) merge(es []entry) []entry {
+	out := make([]entry, 0, len(es)+len(u.grams))
+	i := 0
+	for _, g := range u.grams {
+		for i < len(es) && es[i].last < g.last {
+			out = append(out, es[i])
+			i++
+		}
+		var e entry
+		if i < len(es) && es[i].last == g.last {
+			e = es[i]
+			i++
+		} else {
+			e = entry{last: g.last, Posting: Posting{Counts: make([]uint32, 0, g.to-g.from)}}
+		}
+		for _, s := range u.sets[g.from:g.to] {
+			e.withCount(s.bit, s.lines)
+		}
+		out = append(out, e)
+	}
+	return append(out, es[i:]...)
+}
+
+// replaceEntry is an update that sets the posting of last byte last to p.
+func replaceEntry(last byte, p Posting) func([]entry) []entry {
+	return func(es []entry) []entry {
+		i, found := slices.BinarySearchFunc(es, last, func(e entry, b byte) int { return int(e.last) - int(b) })
+		if found {
+			es[i].Posting = p
+			return es
+		}
+		return slices.Insert(es, i, entry{last, p})
+	}
+}
+
+// startEntry returns the checked start entry of group, and whether the
+// group has any entry: a group with no entry at all has no document
+// indexed yet (its bitmap is 0); a group with entries but no start entry is
+// damage.
 func (r *termReader) startEntry(group uint32) (p Posting, exists bool, err error) {
 	key := startKey(group)
 	k, v := r.c.Seek(key)
 	if k != nil && bytes.Equal(k, key) {
-		p, ok := DecodePosting(k, v)
-		if !ok {
+		_, es, ok := decodeBlock(k, v)
+		if !ok || len(es) != 1 || es[0].last != 0 {
 			return p, true, damaged(group, "has an entry that does not match its digest")
 		}
-		return p, true, nil
+		return es[0].Posting, true, nil
 	}
 	if k != nil && len(k) >= 4 && bytes.Equal(k[:4], key[:4]) {
 		return Posting{}, true, damaged(group, "lacks its start entry")
@@ -412,9 +436,15 @@ func (r *termReader) startEntry(group uint32) (p Posting, exists bool, err error
 	return Posting{}, false, nil
 }
 
-// SetPosting writes the posting of key k (a gram key) with the given
-// bitmap and counts, keeping its group's chain and seals: for repairs and
-// tests that need a consistent index with chosen contents.
+// start returns the checked start entry of group (see startEntry).
+func (r *termReader) start(group uint32) (Posting, error) {
+	p, _, err := r.startEntry(group)
+	return p, err
+}
+
+// SetPosting writes the posting of gram key k with the given bitmap and
+// counts, keeping its group's chain and seals: for repairs and tests that
+// need a consistent index with chosen contents.
 func SetPosting(tx *bolt.Tx, k []byte, bitmap uint64, counts []uint32) error {
 	b := tx.Bucket(bucketGrams)
 	if b == nil {
@@ -429,96 +459,104 @@ func SetPosting(tx *bolt.Tx, k []byte, bitmap uint64, counts []uint32) error {
 	if err != nil {
 		return err
 	}
-	w := &gramWriter{b: b, c: b.Cursor(), group: group}
-	if err := w.write(gramUpdate{key: startKey(group), replace: true, bm: start.Bitmap, counts: start.Counts}); err != nil {
+	w := &blockWriter{b: b, c: b.Cursor(), group: group}
+	if err := w.write(startKey(group), replaceEntry(0, start)); err != nil {
 		return err
 	}
-	if err := w.write(gramUpdate{key: bytes.Clone(k), replace: true, bm: bitmap, counts: counts}); err != nil {
+	bk, last := blockOf(k)
+	if err := w.write(bytes.Clone(bk), replaceEntry(last, Posting{bitmap, slices.Clone(counts)})); err != nil {
 		return err
 	}
 	return w.flush()
 }
 
-// bitLines is one document's bit in its group and its line count.
-type bitLines struct {
-	bit   uint64
-	lines uint32
+// EachPosting calls fn with every posting of the term index: its gram key
+// (group ‖ n ‖ gram, the start entries' included) and its contents. For
+// tests and repairs; a damaged block is an error.
+func EachPosting(tx *bolt.Tx, fn func(k []byte, p Posting) error) error {
+	b := tx.Bucket(bucketGrams)
+	if b == nil {
+		return fmt.Errorf("index: %s bucket missing", bucketGrams)
+	}
+	return b.ForEach(func(bk, v []byte) error {
+		_, es, ok := decodeBlock(bk, v)
+		if !validBlockKey(bk) || !ok {
+			return damaged(binary.BigEndian.Uint32(bk), "has an entry that does not match its digest")
+		}
+		for _, e := range es {
+			k := bytes.Clone(bk)
+			if bk[4] != kindStart {
+				k = append(k, e.last)
+			}
+			if err := fn(k, e.Posting); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
-// gramUpdate is one key to write: its bits set to their counts, or
-// replaced.
-type gramUpdate struct {
-	key     []byte
-	sets    []bitLines
-	replace bool
-	bm      uint64
-	counts  []uint32
-}
-
-// gramWriter writes updates of one group (keys in ascending order, the
+// blockWriter writes blocks of one group (keys in ascending order, the
 // start entry first), inserting missing keys into the group's chain. Every
-// existing posting read is checked against its seal: a damaged one stops
-// the write (reindex rebuilds the index). It holds back only the last
-// written posting, whose link the next new key may change, so a group of
-// any size is written in constant memory.
-type gramWriter struct {
+// existing block read is checked against its seal: a damaged one stops the
+// write (reindex rebuilds the index). It holds back only the last written
+// block, whose link the next new key may change, so a group of any size is
+// written in constant memory beyond bbolt's own.
+type blockWriter struct {
 	b     *bolt.Bucket
 	c     *bolt.Cursor
 	group uint32
-	held  *heldPosting
+	held  *heldBlock
 	// fresh: the group had no entry, so every key is new and links to
 	// the next one written (no lookups).
 	fresh bool
+	buf   []byte // values are carved from it: bbolt keeps them until commit
 }
 
-type heldPosting struct {
-	key []byte
-	p   Posting
+type heldBlock struct {
+	key, link []byte
+	entries   []entry
 }
 
-func (w *gramWriter) inGroup(k []byte) bool {
+func (w *blockWriter) inGroup(k []byte) bool {
 	return len(k) >= 5 && binary.BigEndian.Uint32(k) == w.group
 }
 
-func (w *gramWriter) load(k, v []byte) (Posting, error) {
-	p, ok := DecodePosting(k, v)
+func (w *blockWriter) load(k, v []byte) (link []byte, es []entry, err error) {
+	link, es, ok := decodeBlock(k, v)
 	if !ok {
-		return p, damaged(w.group, "has an entry that does not match its digest")
+		return nil, nil, damaged(w.group, "has an entry that does not match its digest")
 	}
-	return p, nil
+	return bytes.Clone(link), es, nil
 }
 
-func (w *gramWriter) write(u gramUpdate) error {
+// write updates the block of key bk (its entries, none for a new block)
+// with update.
+func (w *blockWriter) write(bk []byte, update func([]entry) []entry) error {
 	if w.fresh {
-		p := Posting{Bitmap: u.bm, Counts: u.counts}
-		if !u.replace {
-			for _, s := range u.sets {
-				p.withCount(s.bit, s.lines)
-			}
-		}
 		if w.held != nil {
-			w.held.p.link = bytes.Clone(u.key[4:])
+			w.held.link = bytes.Clone(bk[4:])
 		}
 		if err := w.flush(); err != nil {
 			return err
 		}
-		w.held = &heldPosting{bytes.Clone(u.key), p}
+		w.held = &heldBlock{key: bytes.Clone(bk), entries: update(nil)}
 		return nil
 	}
 	c := w.c
-	k, v := c.Seek(u.key)
-	var p Posting
-	if k != nil && bytes.Equal(k, u.key) {
+	k, v := c.Seek(bk)
+	h := &heldBlock{key: bytes.Clone(bk)}
+	if k != nil && bytes.Equal(k, bk) {
 		var err error
-		if p, err = w.load(k, v); err != nil {
+		if h.link, h.entries, err = w.load(k, v); err != nil {
 			return err
 		}
 	} else {
 		// A new key: it links to the key after it, and the key before it
 		// in the merged chain links to it.
-		p.link = endLink
+		h.link = endLink
 		if w.inGroup(k) {
-			p.link = bytes.Clone(k[4:])
+			h.link = bytes.Clone(k[4:])
 		}
 		var pk, pv []byte
 		if k == nil {
@@ -528,42 +566,44 @@ func (w *gramWriter) write(u gramUpdate) error {
 		}
 		switch {
 		case w.held != nil && (!w.inGroup(pk) || bytes.Compare(w.held.key, pk) >= 0):
-			w.held.p.link = bytes.Clone(u.key[4:])
+			w.held.link = bytes.Clone(bk[4:])
 		case w.inGroup(pk):
-			pp, err := w.load(pk, pv)
+			_, es, err := w.load(pk, pv)
 			if err != nil {
 				return err
 			}
-			pp.link = bytes.Clone(u.key[4:])
 			if err := w.flush(); err != nil {
 				return err
 			}
-			w.held = &heldPosting{bytes.Clone(pk), pp}
+			w.held = &heldBlock{key: bytes.Clone(pk), link: bytes.Clone(bk[4:]), entries: es}
 		}
 	}
-	switch {
-	case u.replace:
-		p.Bitmap, p.Counts = u.bm, u.counts
-	default:
-		for _, s := range u.sets {
-			p.withCount(s.bit, s.lines)
-		}
-	}
+	h.entries = update(h.entries)
 	if err := w.flush(); err != nil {
 		return err
 	}
-	w.held = &heldPosting{bytes.Clone(u.key), p}
+	w.held = h
 	return nil
 }
 
-// flush writes the held posting.
-func (w *gramWriter) flush() error {
+// flush writes the held block.
+func (w *blockWriter) flush() error {
 	if w.held == nil {
 		return nil
 	}
 	h := w.held
 	w.held = nil
-	return w.b.Put(h.key, h.p.Encode(h.key))
+	if cap(w.buf)-len(w.buf) < 4<<10 {
+		w.buf = make([]byte, 0, 256<<10)
+	}
+	v := encodeBlock(w.buf, h.key, h.link, h.entries)
+	if len(v) > cap(w.buf) {
+		w.buf = w.buf[:0] // v was reallocated; keep the arena for the next
+	} else {
+		w.buf = v[len(v):]
+		v = v[:len(v):len(v)]
+	}
+	return w.b.Put(h.key, v)
 }
 
 // termGrams returns the grams that every document containing term holds:
@@ -840,7 +880,7 @@ func StrayTermBits(tx *bolt.Tx, known func(seq uint64) bool) (int, error) {
 	var indexed uint64 // the current group's start entry bitmap
 	var prev []byte    // the previous key's group ‖ link, nil at a group start
 	err := b.ForEach(func(k, v []byte) error {
-		if !validGramKey(k) {
+		if !validBlockKey(k) {
 			stray++
 			return nil
 		}
@@ -853,35 +893,38 @@ func StrayTermBits(tx *bolt.Tx, known func(seq uint64) bool) (int, error) {
 		if prev == nil {
 			indexed = 0
 		}
-		if prev == nil && k[4] != 0 {
+		if prev == nil && k[4] != kindStart {
 			stray++ // a group without its start entry
 		}
 		if prev != nil && !bytes.Equal(prev[4:], k[4:]) {
 			stray++ // a key the previous one does not name
 		}
-		word, link, _, ok := openPosting(k, v, true)
+		link, es, ok := decodeBlock(k, v)
+		if ok && (len(es) == 0 || k[4] == kindStart && (len(es) != 1 || es[0].last != 0)) {
+			ok = false // an empty block, or a start block with other entries
+		}
 		if !ok {
 			stray++
-			prev = nil
-			if len(k) >= 4 {
-				prev = append(bytes.Clone(k[:4]), 0xFF) // matches no link
-			}
+			prev = append(bytes.Clone(k[:4]), 0xFF) // matches no link
 			return nil
 		}
 		prev = append(append(prev[:0:0], k[:4]...), link...)
 		group := uint64(binary.BigEndian.Uint32(k))
-		if k[4] == kindStart {
-			indexed = word
-		} else if word&^indexed != 0 {
-			// Bits of documents the start entry does not mark indexed.
-			stray += bits.OnesCount64(word &^ indexed)
-			word &= indexed
-		}
-		for word != 0 {
-			bit := bits.TrailingZeros64(word)
-			word &= word - 1
-			if !known(group*GroupSize + uint64(bit)) {
-				stray++
+		for _, e := range es {
+			word := e.Bitmap
+			if k[4] == kindStart {
+				indexed = word
+			} else if word&^indexed != 0 {
+				// Bits of documents the start entry does not mark indexed.
+				stray += bits.OnesCount64(word &^ indexed)
+				word &= indexed
+			}
+			for word != 0 {
+				bit := bits.TrailingZeros64(word)
+				word &= word - 1
+				if !known(group*GroupSize + uint64(bit)) {
+					stray++
+				}
 			}
 		}
 		return nil

@@ -481,7 +481,7 @@ func TestCheckTermsAndStrayBits(t *testing.T) {
 			return err
 		}
 		k := gramKey(0, 1, 'A')
-		p, ok := DecodePosting(k, b.Get(k))
+		p, ok := getPosting(t, tx, k)
 		require.True(t, ok)
 		p.withCount(1<<6, 1) // seq 6 unknown
 		if err := SetPosting(tx, k, p.Bitmap, p.Counts); err != nil {
@@ -492,7 +492,8 @@ func TestCheckTermsAndStrayBits(t *testing.T) {
 		}
 		// Malformed (and so out of group 9's chain: its start entry names
 		// no next key).
-		return b.Put(gramKey(9, 3, 0x616263), []byte{1, 2, 3})
+		bk, _ := blockOf(gramKey(9, 3, 0x616263))
+		return b.Put(bk, []byte{1, 2, 3})
 	}))
 	known = func(seq uint64) bool { _, ok := docs[seq]; return ok || seq == 9*GroupSize+1 }
 	_, stray = check()
@@ -630,64 +631,172 @@ func TestGramCountsEach(t *testing.T) {
 	}
 }
 
-// withoutBit removes bit and its count from posting v of key k.
+// withoutBit removes bit and its counts from every entry of block v of key
+// k, resealing it.
 func withoutBit(t testing.TB, k, v []byte, bit uint64) []byte {
-	p, ok := DecodePosting(k, v)
+	link, es, ok := decodeBlock(k, v)
 	require.True(t, ok)
-	if p.Bitmap&bit != 0 {
-		i := bits.OnesCount64(p.Bitmap & (bit - 1))
-		p.Counts = slices.Delete(p.Counts, i, i+1)
+	for i := range es {
+		p := &es[i].Posting
+		if p.Bitmap&bit != 0 {
+			j := bits.OnesCount64(p.Bitmap & (bit - 1))
+			p.Counts = slices.Delete(p.Counts, j, j+1)
+		}
+		p.Bitmap &^= bit
 	}
-	p.Bitmap &^= bit
-	return p.Encode(k)
+	return encodeBlock(nil, k, link, es)
 }
 
-// TestPostings: counts are inserted in bit order, replaced in place, and
-// damaged or malformed values are refused.
-func TestPostings(t *testing.T) {
-	r := rand.New(rand.NewPCG(6, 3))
-	k := gramKey(3, 2, 'a'<<8|'b')
-	for range 500 {
-		want := map[int]uint32{}
-		var p Posting
-		for range 1 + r.IntN(80) {
-			bit := r.IntN(64)
-			c := uint32(r.IntN(3)) << (7 * r.IntN(5))
-			want[bit] = c
-			p.withCount(1<<bit, c)
+// getPosting returns the posting of gram key k, ok false when it has none.
+func getPosting(t testing.TB, tx *bolt.Tx, k []byte) (Posting, bool) {
+	bk, last := blockOf(k)
+	v := tx.Bucket(bucketGrams).Get(bk)
+	if v == nil {
+		return Posting{}, false
+	}
+	_, es, ok := decodeBlock(bk, v)
+	require.True(t, ok)
+	for _, e := range es {
+		if e.last == last {
+			return e.Posting, true
 		}
-		v := p.Encode(k)
-		got, ok := DecodePosting(k, v)
+	}
+	return Posting{}, false
+}
+
+// randomBlock is a block of random entries: short and bitmap forms, counts
+// of every uvarint length.
+func randomBlock(r *rand.Rand) []entry {
+	var es []entry
+	for last := range 256 {
+		if r.IntN(4) != 0 {
+			continue
+		}
+		e := entry{last: byte(last)}
+		docs := 1 + r.IntN(9)
+		if r.IntN(4) == 0 {
+			docs = 1 + r.IntN(64)
+		}
+		for range docs {
+			e.withCount(1<<r.IntN(64), uint32(r.IntN(3))<<(7*r.IntN(5)))
+		}
+		es = append(es, e)
+	}
+	return es
+}
+
+// TestPostingBlocks: blocks decode to what was encoded, every gram is
+// found or proved absent, and damaged or malformed values are refused.
+func TestPostingBlocks(t *testing.T) {
+	r := rand.New(rand.NewPCG(6, 3))
+	k := []byte{0, 0, 0, 3, 3, 'a', 'b'}
+	for range 300 {
+		es := randomBlock(r)
+		link := []byte{3, 'a', 'c'}
+		if r.IntN(3) == 0 {
+			link = nil
+		}
+		v := encodeBlock(nil, k, link, es)
+		gotLink, got, ok := decodeBlock(k, v)
 		require.True(t, ok)
-		bm, _, counts, ok := openPosting(k, v, true)
+		if link == nil {
+			link = endLink
+		}
+		require.Equal(t, link, gotLink)
+		require.Equal(t, len(es), len(got))
+		for i := range es {
+			require.Equal(t, es[i].last, got[i].last)
+			require.Equal(t, es[i].Bitmap, got[i].Bitmap)
+			require.Equal(t, es[i].Counts, got[i].Counts)
+		}
+		require.Equal(t, v, encodeBlock(nil, k, gotLink, got))
+		_, body, ok := openBlock(k, v)
 		require.True(t, ok)
-		require.Equal(t, len(want), bits.OnesCount64(bm))
-		i := 0
-		for bit := range 64 {
-			c, ok := postingCount(bm, counts, 1<<bit)
-			w, in := want[bit]
-			require.Equal(t, in, ok)
-			require.Equal(t, w, c)
-			if in {
-				require.Equal(t, w, got.Counts[i])
+		byLast := map[byte]entry{}
+		for _, e := range es {
+			byLast[e.last] = e
+		}
+		for last := range 256 {
+			e, found, ok := findEntry(body, byte(last))
+			require.True(t, ok)
+			want, in := byLast[byte(last)]
+			require.Equal(t, in, found, "last byte %d", last)
+			if !in {
+				continue
+			}
+			require.Equal(t, want.Bitmap, e.bitmap)
+			for i, bit := 0, want.Bitmap; bit != 0; bit &= bit - 1 {
+				c, ok := postingCount(e.bitmap, e.counts, bit&-bit)
+				require.True(t, ok)
+				require.Equal(t, want.Counts[i], c)
 				i++
 			}
 		}
-		require.Equal(t, v, got.Encode(k))
 		// Any flipped byte, in the value or the key, breaks the seal.
 		at := r.IntN(len(v))
 		bad := bytes.Clone(v)
 		bad[at] ^= byte(1 + r.IntN(255))
-		_, ok = DecodePosting(k, bad)
+		_, _, ok = openBlock(k, bad)
 		require.False(t, ok, "flip at %d", at)
-		_, ok = DecodePosting(gramKey(3, 2, 'a'<<8|'c'), v)
+		_, _, ok = openBlock([]byte{0, 0, 0, 3, 3, 'a', 'c'}, v)
 		require.False(t, ok)
 	}
-	good := Posting{Bitmap: 1, Counts: []uint32{1}}.Encode(k)
-	for _, bad := range [][]byte{nil, {1, 2, 3}, Posting{Bitmap: 3, Counts: []uint32{1}}.Encode(k), good[:len(good)-1], append(bytes.Clone(good), 0)} {
-		_, ok := DecodePosting(k, bad)
+	// Sealed but malformed: entries out of order, a short form out of
+	// order, a bitmap whose bits disagree with its count, counts that do
+	// not fill their bytes, a truncated entry.
+	seal := func(body []byte) []byte {
+		v := append([]byte{0}, body...)
+		return binary.LittleEndian.AppendUint64(v, sealOf(k, v))
+	}
+	for _, body := range [][]byte{
+		{'b', 1, 5, 1, 1, 'a', 1, 5, 1, 1},
+		{'a', 2, 9, 5, 2, 1, 1},
+		{'a', 8, 0xFF, 0, 0, 0, 0, 0, 0, 1, 8, 1, 1, 1, 1, 1, 1, 1, 1},
+		{'a', 1, 5, 2, 1, 1, 1},
+		{'a', 1, 5, 1},
+		{'a', 65},
+	} {
+		_, _, ok := decodeBlock(k, seal(body))
+		require.False(t, ok, "%x", body)
+	}
+	for _, bad := range [][]byte{nil, {1, 2, 3}, {0xFF, 0, 0, 0, 0, 0, 0, 0, 0}} {
+		_, _, ok := openBlock(k, bad)
 		require.False(t, ok, "%x", bad)
 	}
+	// The short form is used up to shortDocs documents, the bitmap after.
+	for docs, size := range map[int]int{1: 2 + 1 + 1 + 1, shortDocs: 2 + shortDocs + 1 + shortDocs, shortDocs + 1: 2 + 8 + 1 + shortDocs + 1} {
+		p := Posting{Bitmap: 1<<docs - 1, Counts: make([]uint32, docs)}
+		require.Len(t, appendEntry(nil, entry{'a', p}), size, "%d documents", docs)
+	}
+}
+
+// FuzzPostingBlock: no value, however malformed, panics a reader, and what
+// decodes re-encodes to the same bytes.
+func FuzzPostingBlock(f *testing.F) {
+	k := []byte{0, 0, 0, 3, 3, 'a', 'b'}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 4 {
+		f.Add(encodeBlock(nil, k, []byte{3, 'a', 'c'}, randomBlock(r)), false)
+	}
+	f.Add([]byte{0, 'a', 1, 5, 1, 1}, true)
+	f.Fuzz(func(t *testing.T, v []byte, reseal bool) {
+		if reseal && len(v) > 0 {
+			// Seal the bytes so that the parser past the seal is reached.
+			v = binary.LittleEndian.AppendUint64(bytes.Clone(v), sealOf(k, v))
+		}
+		link, body, ok := openBlock(k, v)
+		if !ok {
+			return
+		}
+		for last := range 256 {
+			if e, found, ok := findEntry(body, byte(last)); ok && found {
+				decodeCounts(e)
+			}
+		}
+		if _, es, ok := decodeBlock(k, v); ok {
+			require.Equal(t, v, encodeBlock(nil, k, link, es))
+		}
+	})
 }
 
 // TestCheckTermsCounts: a lowered or raised line count is reported.
@@ -702,9 +811,8 @@ func TestCheckTermsCounts(t *testing.T) {
 	}))
 	for _, c := range []uint32{1, 3, 0} {
 		require.NoError(t, db.Update(func(tx *bolt.Tx) error {
-			b := tx.Bucket(bucketGrams)
 			k := gramKey(0, 3, 'l'<<16|'i'<<8|'c')
-			p, ok := DecodePosting(k, b.Get(k))
+			p, ok := getPosting(t, tx, k)
 			require.True(t, ok)
 			p.withCount(1<<5, c)
 			return SetPosting(tx, k, p.Bitmap, p.Counts)
