@@ -674,7 +674,10 @@ func TestReindexAndCheck(t *testing.T) {
 	require.Len(t, probs, 1, "only the damaged document is reported: %v", probs)
 	require.Equal(t, v1.Label(), probs[0].Doc)
 	require.Contains(t, probs[0].Detail, "term index misses")
-	for i := range c.src[v1.SHA256] {
+	for i, b := range c.src[v1.SHA256] {
+		if find.IsSeparator(b) {
+			continue // not a term: every document is its candidate
+		}
 		cands, err := c.a.Candidates([][]byte{c.src[v1.SHA256][i : i+1]})
 		require.NoError(t, err)
 		for _, d := range cands {

@@ -9,6 +9,8 @@ import (
 	"math/bits"
 	"slices"
 
+	"github.com/casper-chronicle/chronicle/engine/find"
+
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -239,12 +241,33 @@ type DocGrams struct {
 func (g *Grams) Compact(seq uint64) *DocGrams {
 	d := &DocGrams{Seq: seq, entries: make([]uint64, 0, g.counts.tri.n+g.counts.cp.n+1024)}
 	g.counts.each(func(n int, gram, lines uint32) error {
-		d.entries = append(d.entries, uint64(uint32(n)<<24|gram)<<32|uint64(lines))
+		if indexedGram(n, gram) {
+			d.entries = append(d.entries, uint64(uint32(n)<<24|gram)<<32|uint64(lines))
+		}
 		return nil
 	})
 	g.counts.release()
 	g.counts = nil
 	return d
+}
+
+// indexedGram reports whether the postings keep grams of kind n like gram.
+// A find term holds no separator (SPEC 11), so a gram holding one is never
+// looked up: about a third of an English text's distinct byte grams, and
+// their postings, are left out. The LF unigram stays: its line count
+// bounds a document's number of lines (Bounds). Code-point grams never
+// hold a separator.
+func indexedGram(n int, gram uint32) bool {
+	sep := func(b uint32) bool { return find.IsSeparator(byte(b)) }
+	switch n {
+	case 1:
+		return gram == '\n' || !sep(gram)
+	case 2:
+		return !sep(gram>>8) && !sep(gram)
+	case 3:
+		return !sep(gram>>16) && !sep(gram>>8) && !sep(gram)
+	}
+	return true
 }
 
 // Len is the number of distinct grams of the document.
@@ -677,6 +700,9 @@ func Bounds(tx *bolt.Tx, maxSeq uint64, terms [][]byte) ([]Bound, error) {
 	}
 	var distinct []weighted
 	seen := map[string]int{}
+	// A term holding a separator (find never asks one) has grams the
+	// postings leave out (indexedGram): every document may hold it.
+	unindexed := false
 	for _, t := range terms {
 		if i, ok := seen[string(t)]; ok {
 			distinct[i].weight++
@@ -684,6 +710,7 @@ func Bounds(tx *bolt.Tx, maxSeq uint64, terms [][]byte) ([]Bound, error) {
 		}
 		seen[string(t)] = len(distinct)
 		distinct = append(distinct, weighted{termGrams(t), 1})
+		unindexed = unindexed || slices.ContainsFunc(t, find.IsSeparator)
 	}
 	weight := 0
 	for _, d := range distinct {
@@ -701,6 +728,9 @@ func Bounds(tx *bolt.Tx, maxSeq uint64, terms [][]byte) ([]Bound, error) {
 		// Documents not folded into the postings yet (an ingest batch in
 		// progress or interrupted) may hold any term.
 		pending := live &^ start.Bitmap
+		if unindexed {
+			pending = live
+		}
 		var any uint64
 		var ubTerms [GroupSize]int
 		var ubLines [GroupSize]uint64
@@ -850,6 +880,9 @@ func CheckTerms(tx *bolt.Tx, seq uint64, src []byte) (missing, miscounted int, p
 	counts := countGrams(src)
 	defer counts.release()
 	err = counts.each(func(n int, gram, lines uint32) error {
+		if !indexedGram(n, gram) {
+			return nil
+		}
 		distinct++
 		bm, counts, found, err := r.lookup(gramKey(group, n, gram), true)
 		if err != nil || !found || bm&bit == 0 {
