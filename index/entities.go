@@ -256,12 +256,12 @@ func DecodeEntitySpan(seq uint64, event int, v []byte) (sp EntitySpan, ok bool) 
 // bytes changed (another event, role or document under the same name keeps
 // the name's count right) reads as damage.
 func entityTag(k []byte) []byte {
-	return binary.LittleEndian.AppendUint64(make([]byte, 0, 8), crc64.Checksum(k, crcTable))
+	return binary.LittleEndian.AppendUint64(make([]byte, 0, 8), crc64.Checksum(k, crcTable()))
 }
 
 // entityKeyOK reports whether v is the tag of entity key k.
 func entityKeyOK(k, v []byte) bool {
-	return len(v) == 8 && binary.LittleEndian.Uint64(v) == crc64.Checksum(k, crcTable)
+	return len(v) == 8 && binary.LittleEndian.Uint64(v) == crc64.Checksum(k, crcTable())
 }
 
 // errEntityKey is the error of an entity key that does not match its tag.

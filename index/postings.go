@@ -49,11 +49,9 @@ import (
 // belongs to is absent, since the block's bytes are sealed.
 const sealLen = 8
 
-var ieeeTable = crc32.MakeTable(crc32.IEEE)
-
 func sealOf(k, body []byte) uint64 {
 	c := crc32.Update(crc32.Update(0, castagnoli, k), castagnoli, body)
-	i := crc32.Update(crc32.Update(0, ieeeTable, k), ieeeTable, body)
+	i := crc32.Update(crc32.Update(0, crc32.IEEETable, k), crc32.IEEETable, body)
 	return uint64(c)<<32 | uint64(i)
 }
 

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -365,9 +366,11 @@ func panicError(path, name string, r any) error {
 var (
 	// "reading it failed: <panic text>" ends the errors of the db workers
 	// that recover a panic from a damaged page.
-	recoveredPanic = regexp.MustCompile(`reading it failed: .*$`)
+	// Compiled on first use: a regexp compiled at start-up costs every
+	// command a few microseconds, and these serve only error messages.
+	recoveredPanic = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`reading it failed: .*$`) })
 	// bbolt's own refusal of a file too short to hold its meta pages.
-	tooSmall = regexp.MustCompile(`file size too small \d+`)
+	tooSmall = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`file size too small \d+`) })
 	// bbolt's sentinel texts for a file whose meta pages do not check.
 	metaTexts = []string{bolterr.ErrInvalid.Error(), bolterr.ErrVersionMismatch.Error(), bolterr.ErrChecksum.Error(), bolterr.ErrInvalidMapping.Error()}
 )
@@ -390,8 +393,8 @@ func cleanError(path string, err error) error {
 	case strings.Contains(msg, "archive "+path) && errors.As(fileio.CheckTarget(path), &notRegular):
 		// bbolt's own words for a FIFO or a directory are no help
 		return withObject(&damagedError{fmt.Sprintf("archive %v", notRegular), err, kindNotRegular}, "file", path)
-	case errors.Is(err, db.ErrCorrupt) && recoveredPanic.MatchString(msg):
-		msg = recoveredPanic.ReplaceAllString(msg, "a page could not be read")
+	case errors.Is(err, db.ErrCorrupt) && recoveredPanic().MatchString(msg):
+		msg = recoveredPanic().ReplaceAllString(msg, "a page could not be read")
 		if !strings.Contains(msg, path) {
 			msg = fmt.Sprintf("archive %s: %s", path, msg)
 		}
@@ -399,7 +402,7 @@ func cleanError(path string, err error) error {
 			msg += "; " + checkHint
 		}
 		return &damagedError{msg: msg, cause: err}
-	case tooSmall.MatchString(msg):
+	case tooSmall().MatchString(msg):
 		return &damagedError{fmt.Sprintf("archive %s: not a Chronicle archive, or a damaged one (the file is too short to hold its header pages); if it is an archive, restore it from a copy", path), err, kindNotArchive}
 	case errors.Is(err, bolterr.ErrInvalid), errors.Is(err, bolterr.ErrVersionMismatch), errors.Is(err, bolterr.ErrChecksum), errors.Is(err, bolterr.ErrInvalidMapping),
 		errors.Is(err, db.ErrNotArchive) && slices.ContainsFunc(metaTexts, func(t string) bool { return strings.HasSuffix(msg, ": "+t) }):

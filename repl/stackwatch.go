@@ -3,8 +3,8 @@ package repl
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"runtime/debug"
-	"runtime/metrics"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -55,15 +55,19 @@ func watching(path string) (done func()) {
 var startStackWatch = sync.OnceFunc(func() {
 	debug.SetMaxStack(maxStack)
 	go func() {
-		sample := []metrics.Sample{{Name: "/memory/classes/heap/stacks:bytes"}}
+		// runtime.ReadMemStats, not runtime/metrics: importing that
+		// package costs every command a tenth of a millisecond at start-up
+		// (it builds its table of metric names), more than a stop of the
+		// world every stackPoll costs a command that runs that long.
+		var ms runtime.MemStats
 		for {
 			if running.Load() == 0 {
 				<-wake
 				continue
 			}
 			time.Sleep(stackPoll)
-			metrics.Read(sample)
-			if sample[0].Value.Kind() == metrics.KindUint64 && sample[0].Value.Uint64() > stackAlarm {
+			runtime.ReadMemStats(&ms)
+			if ms.StackInuse > stackAlarm {
 				path := "the archive"
 				if p := watchedArchive.Load(); p != nil {
 					path = "archive " + sanitize(*p)

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/chzyer/readline"
@@ -46,14 +47,14 @@ func (e *Env) colour() bool {
 // ansiEscape matches the colour and cursor sequences Chronicle writes
 // (CSI ... final byte). Document text never carries ESC: sanitize shows it
 // as \x1b, so stripping these removes only what Chronicle added.
-var ansiEscape = regexp.MustCompile("\x1b\\[[0-9;?]*[ -/]*[@-~]")
+var ansiEscape = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("\x1b\\[[0-9;?]*[ -/]*[@-~]") })
 
 // stripColour removes the escape sequences of out.
 func stripColour(out []byte) []byte {
 	if bytes.IndexByte(out, 0x1b) < 0 {
 		return out
 	}
-	return ansiEscape.ReplaceAll(out, nil)
+	return ansiEscape().ReplaceAll(out, nil)
 }
 
 // displayWidth is the number of terminal columns s takes when it starts at
@@ -64,7 +65,7 @@ func displayWidth(s string, col int) int {
 	start := col
 	for i := 0; i < len(s); {
 		if s[i] == 0x1b {
-			if loc := ansiEscape.FindStringIndex(s[i:]); loc != nil && loc[0] == 0 {
+			if loc := ansiEscape().FindStringIndex(s[i:]); loc != nil && loc[0] == 0 {
 				i += loc[1]
 				continue
 			}
