@@ -5,13 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
-	"github.com/klauspost/compress/zstd"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -56,10 +54,10 @@ type Archive struct {
 	// UpgradedFrom is the schema version the archive had before Open
 	// upgraded it (0 when no upgrade ran).
 	UpgradedFrom int
-	reindexed    bool       // an upgrade step already started a rebuild of the indexes
-	batch        *termBatch // the grams of a batch waiting for the term index (BeginBatch)
-	enc          *zstd.Encoder
-	dec          *zstd.Decoder
+	reindexed    bool        // an upgrade step already started a rebuild of the indexes
+	batch        *termBatch  // the grams of a batch waiting for the term index (BeginBatch)
+	enc          lazyEncoder // codecs.go
+	dec          lazyDecoder
 }
 
 // Options tune Open.
@@ -106,18 +104,6 @@ func Open(path string, opts Options) (*Archive, error) {
 		return nil, err
 	}
 	a := &Archive{path: path, bolt: b, opts: opts}
-	// Event tables are small (4,096 events at most): the fastest level with
-	// a 256 KiB window and lazily sized buffers compresses them within a
-	// few percent of the default and needs about a megabyte less.
-	a.enc, err = zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(false), zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithLowerEncoderMem(true), zstd.WithWindowSize(1<<18))
-	if err == nil {
-		a.dec, err = zstd.NewReader(nil, zstd.WithDecoderConcurrency(runtime.GOMAXPROCS(0)))
-	}
-	if err != nil {
-		b.Close()
-		return nil, fmt.Errorf("archive %s: zstd: %w", path, err)
-	}
-	// Schema upgrades may read documents, so the codecs come first.
 	if err := a.initSchema(opts); err != nil {
 		a.closeCodecs()
 		b.Close()
@@ -306,6 +292,6 @@ func (a *Archive) Close() error {
 }
 
 func (a *Archive) closeCodecs() {
-	a.enc.Close()
-	a.dec.Close()
+	a.enc.close()
+	a.dec.close()
 }
