@@ -474,6 +474,7 @@ type scoreTerm struct {
 	term   []byte
 	weight uint8
 	grams  []uint64
+	finder termFinder // set by scoreTerms
 }
 
 // Score scores every line of the document for the query's terms (SPEC
@@ -530,6 +531,7 @@ func (s *LineScorer) scoreTerms(l *Lines, terms []scoreTerm, max int) (total int
 		from := len(s.grams)
 		s.grams = termUnitGrams(terms[t].term, s.grams)
 		terms[t].grams = s.grams[from:len(s.grams):len(s.grams)]
+		terms[t].finder = newTermFinder(terms[t].term)
 		if len(terms[t].term) == 1 {
 			s.byteTerms[terms[t].term[0]] |= 1 << t
 			s.oneByte |= 1 << t
@@ -572,7 +574,7 @@ func (s *LineScorer) scoreBlock(l *Lines, b int, terms []scoreTerm) error {
 	}
 	for m := may; m != 0; m &= m - 1 {
 		t := bits.TrailingZeros64(m)
-		if err := eachMatchingToken(v.raw, terms[t].term, func(ord int) error {
+		if err := eachMatchingToken(v.raw, &terms[t].finder, func(ord int) error {
 			if ord >= v.tokens {
 				return fmt.Errorf("%w: token %d of %d", ErrLineIndex, v.first+ord, l.tokens)
 			}
@@ -744,11 +746,11 @@ func (h LineScore) before(o LineScore) bool {
 }
 
 // eachMatchingToken calls fn with the ordinal of every token of d (tokens
-// each followed by LF) containing term, in order.
-func eachMatchingToken(d, term []byte, fn func(ord int) error) error {
+// each followed by LF) containing f's term, in order.
+func eachMatchingToken(d []byte, f *termFinder, fn func(ord int) error) error {
 	ord, counted := 0, 0 // tokens before offset counted
 	for from := 0; from < len(d); {
-		p := bytes.Index(d[from:], term)
+		p := f.index(d[from:])
 		if p < 0 {
 			return nil
 		}
