@@ -453,8 +453,8 @@ type LineScore struct {
 // its terms match, not its number of lines (a dictionary of 100,000 lines
 // cleared per candidate was a visible share of a rare term's query).
 type LineScorer struct {
-	score     []uint8  // per line: the score so far
-	lineTerms []uint64 // per line: the distinct terms counted on it
+	score     []uint8  // per line: its score (one term) or its set of terms (up to byteSets)
+	lineTerms []uint64 // per line: its set of terms (more than byteSets)
 	touched   []uint32 // lines with a non-zero score, in first-touch order
 	// The block being scored.
 	tokenTerms []uint64 // per token: the distinct terms it contains
@@ -492,6 +492,10 @@ func (s *LineScorer) Score(l *Lines, q *find.Query, max int) (total int, top []L
 // find allows find.MaxTerms.
 const maxScoreTerms = 64
 
+// byteSets is the most distinct terms whose set per line fits the byte
+// LineScorer.score keeps per line.
+const byteSets = 8
+
 // scoreTerms is Score for distinct terms of any bytes (the weights add up
 // to at most 255). Each dictionary block that may hold a term by its
 // filter is decoded once, every term that may be in it searched, and each
@@ -513,13 +517,21 @@ func (s *LineScorer) scoreTerms(l *Lines, terms []scoreTerm, max int) (total int
 		}
 	}
 	s.touched = s.touched[:0]
-	// The sets of terms per line are only kept for several terms (8 bytes
-	// a line: memory a one-term query need not touch).
+	// The sets of up to byteSets terms per line are kept in score; only
+	// more terms need 8 bytes a line. The first touches of the memory
+	// a query allocates are page faults of its process (a multi-term
+	// query of eight words allocated 2.4 MB, mostly for these sets, and
+	// ran a garbage collection for them). touched is given room for
+	// every line at once, rather than grown and copied as lines come:
+	// the room a rare term does not use is never touched.
 	n := l.NumLines + 1
 	if len(s.score) < n {
 		s.score = make([]uint8, n)
 	}
-	if len(terms) > 1 && len(s.lineTerms) < n {
+	if cap(s.touched) < n {
+		s.touched = make([]uint32, 0, n)
+	}
+	if len(terms) > byteSets && len(s.lineTerms) < n {
 		s.lineTerms = make([]uint64, n)
 	}
 	// A term's grams stay valid when a later term's append moves s.grams:
@@ -586,7 +598,7 @@ func (s *LineScorer) scoreBlock(l *Lines, b int, terms []scoreTerm) error {
 	}
 	// One term (the common case) needs no set per line: a line is counted
 	// when its score is still zero.
-	single := len(terms) == 1
+	single, small := len(terms) == 1, len(terms) <= byteSets
 	var cur postingCursor
 	for ord, mask := range masks {
 		if mask == 0 {
@@ -617,6 +629,13 @@ func (s *LineScorer) scoreBlock(l *Lines, b int, terms []scoreTerm) error {
 				continue
 			}
 			// The line's score is summed from its set once, in best.
+			if small {
+				if s.score[ln] == 0 {
+					s.touched = append(s.touched, ln)
+				}
+				s.score[ln] |= uint8(mask)
+				continue
+			}
 			if s.lineTerms[ln] == 0 {
 				s.touched = append(s.touched, ln)
 			}
@@ -711,14 +730,16 @@ func (s *LineScorer) best(terms []scoreTerm, max int) (total int, top []LineScor
 	}
 	for _, ln := range s.touched {
 		score := int(s.score[ln])
-		switch {
-		case len(terms) == 1:
-		case unit:
-			score = bits.OnesCount64(s.lineTerms[ln])
-		default:
-			score = 0
-			for set := s.lineTerms[ln]; set != 0; set &= set - 1 {
-				score += int(terms[bits.TrailingZeros64(set)].weight)
+		if len(terms) > 1 {
+			set := uint64(s.score[ln])
+			if len(terms) > byteSets {
+				set = s.lineTerms[ln]
+			}
+			if score = bits.OnesCount64(set); !unit {
+				score = 0
+				for ; set != 0; set &= set - 1 {
+					score += int(terms[bits.TrailingZeros64(set)].weight)
+				}
 			}
 		}
 		h := LineScore{Line: int(ln), Score: score}
