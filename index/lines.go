@@ -455,7 +455,11 @@ type LineScore struct {
 type LineScorer struct {
 	score     []uint8  // per line: its score (one term) or its set of terms (up to byteSets)
 	lineTerms []uint64 // per line: its set of terms (more than byteSets)
-	touched   []uint32 // lines with a non-zero score, in first-touch order
+	touched   []uint32 // lines with a non-zero score, in first-touch order, unless dense
+	// dense: more than touchedMax lines were touched; the touched list
+	// stopped and the arrays are read whole.
+	dense      bool
+	touchedMax int
 	// The block being scored.
 	tokenTerms []uint64 // per token: the distinct terms it contains
 	raw        []byte   // its decoded tokens (version 2)
@@ -505,7 +509,7 @@ func (s *LineScorer) scoreTerms(l *Lines, terms []scoreTerm, max int) (total int
 	if len(terms) > maxScoreTerms {
 		return 0, nil, fmt.Errorf("index: %d distinct terms, at most %d are scored at once", len(terms), maxScoreTerms)
 	}
-	if len(s.touched) > len(s.score)/16 { // sequential beats scattered
+	if s.dense || len(s.touched) > len(s.score)/16 { // sequential beats scattered
 		clear(s.score)
 		clear(s.lineTerms)
 	} else {
@@ -516,20 +520,21 @@ func (s *LineScorer) scoreTerms(l *Lines, terms []scoreTerm, max int) (total int
 			}
 		}
 	}
-	s.touched = s.touched[:0]
+	s.touched, s.dense = s.touched[:0], false
 	// The sets of up to byteSets terms per line are kept in score; only
 	// more terms need 8 bytes a line. The first touches of the memory
-	// a query allocates are page faults of its process (a multi-term
-	// query of eight words allocated 2.4 MB, mostly for these sets, and
-	// ran a garbage collection for them). touched is given room for
-	// every line at once, rather than grown and copied as lines come:
-	// the room a rare term does not use is never touched.
+	// a query allocates are page faults of its process, and the bytes it
+	// allocates bring the garbage collector (a multi-term query of eight
+	// words allocated 2.4 MB, mostly for these sets and the touched list).
+	// The touched list is kept for at most a sixteenth of the lines, past
+	// which the arrays are cleared and read whole anyway.
 	n := l.NumLines + 1
 	if len(s.score) < n {
 		s.score = make([]uint8, n)
 	}
-	if cap(s.touched) < n {
-		s.touched = make([]uint32, 0, n)
+	s.touchedMax = n/16 + 1
+	if cap(s.touched) < s.touchedMax {
+		s.touched = make([]uint32, 0, s.touchedMax)
 	}
 	if len(terms) > byteSets && len(s.lineTerms) < n {
 		s.lineTerms = make([]uint64, n)
@@ -554,7 +559,7 @@ func (s *LineScorer) scoreTerms(l *Lines, terms []scoreTerm, max int) (total int
 			return 0, nil, err
 		}
 	}
-	return s.best(terms, max)
+	return s.best(terms, max, l.NumLines)
 }
 
 // scoreBlock scores the lines of the tokens of block b that hold a term.
@@ -623,7 +628,7 @@ func (s *LineScorer) scoreBlock(l *Lines, b int, terms []scoreTerm) error {
 			ln := uint32(line)
 			if single {
 				if s.score[ln] == 0 {
-					s.touched = append(s.touched, ln)
+					s.touch(ln)
 					s.score[ln] = terms[0].weight
 				}
 				continue
@@ -631,13 +636,13 @@ func (s *LineScorer) scoreBlock(l *Lines, b int, terms []scoreTerm) error {
 			// The line's score is summed from its set once, in best.
 			if small {
 				if s.score[ln] == 0 {
-					s.touched = append(s.touched, ln)
+					s.touch(ln)
 				}
 				s.score[ln] |= uint8(mask)
 				continue
 			}
 			if s.lineTerms[ln] == 0 {
-				s.touched = append(s.touched, ln)
+				s.touch(ln)
 			}
 			s.lineTerms[ln] |= mask
 		}
@@ -720,43 +725,76 @@ func (s *LineScorer) open(l *Lines, b int) (blockView, error) {
 	return v, nil
 }
 
+// touch records that line ln got its first term.
+func (s *LineScorer) touch(ln uint32) {
+	if s.dense {
+		return
+	}
+	if len(s.touched) == s.touchedMax {
+		s.dense = true
+		return
+	}
+	s.touched = append(s.touched, ln)
+}
+
 // best returns the number of scored lines and the best max of them.
-func (s *LineScorer) best(terms []scoreTerm, max int) (total int, top []LineScore, err error) {
+func (s *LineScorer) best(terms []scoreTerm, max, lines int) (total int, top []LineScore, err error) {
 	// With several terms a line's score is the weight of its set of
 	// terms: a count of bits when every weight is 1 (no term repeated).
 	unit := len(terms) > 1
 	for _, t := range terms {
 		unit = unit && t.weight == 1
 	}
-	for _, ln := range s.touched {
-		score := int(s.score[ln])
-		if len(terms) > 1 {
-			set := uint64(s.score[ln])
-			if len(terms) > byteSets {
-				set = s.lineTerms[ln]
-			}
-			if score = bits.OnesCount64(set); !unit {
-				score = 0
-				for ; set != 0; set &= set - 1 {
-					score += int(terms[bits.TrailingZeros64(set)].weight)
-				}
-			}
+	wide := len(terms) > byteSets
+	lineScore := func(ln uint32) int {
+		if len(terms) == 1 {
+			return int(s.score[ln])
 		}
-		h := LineScore{Line: int(ln), Score: score}
-		if len(top) == max && !h.before(top[max-1]) {
+		set := uint64(s.score[ln])
+		if wide {
+			set = s.lineTerms[ln]
+		}
+		if unit {
+			return bits.OnesCount64(set)
+		}
+		score := 0
+		for ; set != 0; set &= set - 1 {
+			score += int(terms[bits.TrailingZeros64(set)].weight)
+		}
+		return score
+	}
+	if !s.dense {
+		for _, ln := range s.touched {
+			top = offer(top, LineScore{Line: int(ln), Score: lineScore(ln)}, max)
+		}
+		return len(s.touched), top, nil
+	}
+	for ln := 1; ln <= lines; ln++ {
+		if s.score[ln] == 0 && (!wide || s.lineTerms[ln] == 0) {
 			continue
 		}
-		if len(top) < max {
-			top = append(top, h)
-		}
-		i := len(top) - 1
-		for i > 0 && h.before(top[i-1]) {
-			top[i] = top[i-1]
-			i--
-		}
-		top[i] = h
+		total++
+		top = offer(top, LineScore{Line: ln, Score: lineScore(uint32(ln))}, max)
 	}
-	return len(s.touched), top, nil
+	return total, top, nil
+}
+
+// offer inserts h in top, the best max lines so far in order, if it
+// ranks among them.
+func offer(top []LineScore, h LineScore, max int) []LineScore {
+	if len(top) == max && !h.before(top[max-1]) {
+		return top
+	}
+	if len(top) < max {
+		top = append(top, h)
+	}
+	i := len(top) - 1
+	for i > 0 && h.before(top[i-1]) {
+		top[i] = top[i-1]
+		i--
+	}
+	top[i] = h
+	return top
 }
 
 func (h LineScore) before(o LineScore) bool {
