@@ -454,7 +454,8 @@ type LineScore struct {
 // cleared per candidate was a visible share of a rare term's query).
 type LineScorer struct {
 	score     []uint8  // per line: its score (one term) or its set of terms (up to byteSets)
-	lineTerms []uint64 // per line: its set of terms (more than byteSets)
+	sets16    []uint16 // per line: its set of terms (byteSets+1 to 16 terms: any query's)
+	lineTerms []uint64 // per line: its set of terms (more than 16)
 	touched   []uint32 // lines with a non-zero score, in first-touch order, unless dense
 	// dense: more than touchedMax lines were touched; the touched list
 	// stopped and the arrays are read whole.
@@ -511,18 +512,22 @@ func (s *LineScorer) scoreTerms(l *Lines, terms []scoreTerm, max int) (total int
 	}
 	if s.dense || len(s.touched) > len(s.score)/16 { // sequential beats scattered
 		clear(s.score)
+		clear(s.sets16)
 		clear(s.lineTerms)
 	} else {
 		for _, ln := range s.touched {
 			s.score[ln] = 0
+			if int(ln) < len(s.sets16) {
+				s.sets16[ln] = 0
+			}
 			if int(ln) < len(s.lineTerms) {
 				s.lineTerms[ln] = 0
 			}
 		}
 	}
 	s.touched, s.dense = s.touched[:0], false
-	// The sets of up to byteSets terms per line are kept in score; only
-	// more terms need 8 bytes a line. The first touches of the memory
+	// The sets of up to byteSets terms per line are kept in score, of up
+	// to 16 (find.MaxTerms) in 2 bytes a line, of more in 8. The first touches of the memory
 	// a query allocates are page faults of its process, and the bytes it
 	// allocates bring the garbage collector (a multi-term query of eight
 	// words allocated 2.4 MB, mostly for these sets and the touched list).
@@ -536,8 +541,15 @@ func (s *LineScorer) scoreTerms(l *Lines, terms []scoreTerm, max int) (total int
 	if cap(s.touched) < s.touchedMax {
 		s.touched = make([]uint32, 0, s.touchedMax)
 	}
-	if len(terms) > byteSets && len(s.lineTerms) < n {
-		s.lineTerms = make([]uint64, n)
+	switch {
+	case len(terms) > 16:
+		if len(s.lineTerms) < n {
+			s.lineTerms = make([]uint64, n)
+		}
+	case len(terms) > byteSets:
+		if len(s.sets16) < n {
+			s.sets16 = make([]uint16, n)
+		}
 	}
 	// A term's grams stay valid when a later term's append moves s.grams:
 	// the old array keeps them.
@@ -603,7 +615,7 @@ func (s *LineScorer) scoreBlock(l *Lines, b int, terms []scoreTerm) error {
 	}
 	// One term (the common case) needs no set per line: a line is counted
 	// when its score is still zero.
-	single, small := len(terms) == 1, len(terms) <= byteSets
+	single, small, mid := len(terms) == 1, len(terms) <= byteSets, len(terms) <= 16
 	var cur postingCursor
 	for ord, mask := range masks {
 		if mask == 0 {
@@ -639,6 +651,13 @@ func (s *LineScorer) scoreBlock(l *Lines, b int, terms []scoreTerm) error {
 					s.touch(ln)
 				}
 				s.score[ln] |= uint8(mask)
+				continue
+			}
+			if mid {
+				if s.sets16[ln] == 0 {
+					s.touch(ln)
+				}
+				s.sets16[ln] |= uint16(mask)
 				continue
 			}
 			if s.lineTerms[ln] == 0 {
@@ -745,13 +764,16 @@ func (s *LineScorer) best(terms []scoreTerm, max, lines int) (total int, top []L
 	for _, t := range terms {
 		unit = unit && t.weight == 1
 	}
-	wide := len(terms) > byteSets
+	mid, wide := len(terms) > byteSets && len(terms) <= 16, len(terms) > 16
 	lineScore := func(ln uint32) int {
 		if len(terms) == 1 {
 			return int(s.score[ln])
 		}
 		set := uint64(s.score[ln])
-		if wide {
+		switch {
+		case mid:
+			set = uint64(s.sets16[ln])
+		case wide:
 			set = s.lineTerms[ln]
 		}
 		if unit {
@@ -770,7 +792,7 @@ func (s *LineScorer) best(terms []scoreTerm, max, lines int) (total int, top []L
 		return len(s.touched), top, nil
 	}
 	for ln := 1; ln <= lines; ln++ {
-		if s.score[ln] == 0 && (!wide || s.lineTerms[ln] == 0) {
+		if s.score[ln] == 0 && (!mid || s.sets16[ln] == 0) && (!wide || s.lineTerms[ln] == 0) {
 			continue
 		}
 		total++
