@@ -595,7 +595,14 @@ func (s *LineScorer) scoreBlock(l *Lines, b int, terms []scoreTerm) error {
 	}
 	masks := s.tokenTerms[:v.tokens]
 	clear(masks)
-	if one := may & s.oneByte; one != 0 {
+	// One-byte terms are matched in one pass over the block, unless a
+	// single one is rare in it: that one is searched like a longer term,
+	// IndexByte skipping the tokens without it many bytes at a time (the
+	// pass reads every byte: 29 % of `Z`'s in-process find on the English
+	// archive). Where the byte is in most tokens, the pass is cheaper than
+	// a search stopping at each of them (`e`); counting the byte first
+	// costs a twentieth of the pass.
+	if one := may & s.oneByte; one != 0 && (one&(one-1) != 0 || s.byteCommon(v.raw, terms[bits.TrailingZeros64(one)].term[0])) {
 		if err := s.matchBytes(v, masks, one); err != nil {
 			return fmt.Errorf("%w: %v", ErrLineIndex, err)
 		}
@@ -689,6 +696,13 @@ func (s *LineScorer) matchBytes(v blockView, masks []uint64, want uint64) error 
 		ord, m = ord+1, 0
 	}
 	return nil
+}
+
+// byteCommon reports whether byte c is frequent enough in the decoded
+// block raw that matchBytes beats a search: a match found by search costs
+// about as much as matchBytes spends on 20 bytes.
+func (s *LineScorer) byteCommon(raw []byte, c byte) bool {
+	return 20*bytes.Count(raw, []byte{c}) >= len(raw)
 }
 
 // blockView is an opened dictionary block: its tokens and postings.
