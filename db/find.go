@@ -2,7 +2,6 @@ package db
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"math"
@@ -350,151 +349,28 @@ func (a *Archive) listLines(sd scoredDoc, q *find.Query) (h FindHit, err error) 
 		if l.SourceSize != uint64(d.SourceSize) || l.ChunkSize != d.ChunkSize {
 			return a.lineIndexError(tx, sd.seq, fmt.Errorf("it describes %d bytes in chunks of %d", l.SourceSize, l.ChunkSize))
 		}
-		lr := &lineReader{a: a, tx: tx, d: d, l: l, chunks: map[int][]byte{}}
+		lr := newLineReader(a, tx, d, l)
 		defer lr.release()
 		r := &find.Result{Status: find.StatusMatches, Query: q.Text(), Document: d.SHA256, TotalMatchingLines: sd.total}
-		for _, ls := range sd.top {
-			m, err := lr.line(ls.Line)
+		r.Matches = make([]find.Match, len(sd.top))
+		// The lines are read in ascending order, whatever their place in
+		// the result: the reader then only steps forward through the
+		// source, decompressing each chunk once and keeping one.
+		for _, i := range lineOrder(sd.top) {
+			ls := sd.top[i]
+			m, text, err := lr.line(ls.Line)
 			if err != nil {
 				return err
 			}
-			if m.MatchedTerms = q.Score([]byte(m.Text)); m.MatchedTerms != ls.Score {
+			if m.MatchedTerms = q.Score(text); m.MatchedTerms != ls.Score {
 				return a.lineIndexError(tx, sd.seq, fmt.Errorf("line %d matches %d terms, the index says %d", ls.Line, m.MatchedTerms, ls.Score))
 			}
-			r.Matches = append(r.Matches, m)
+			r.Matches[i] = m
 		}
 		h = FindHit{Doc: d, Result: r}
 		return nil
 	})
 	return h, err
-}
-
-// lineReader reads whole lines of one document through its line index:
-// from the nearest line checkpoint, chunk by chunk, each chunk checked
-// against its SHA-256. It keeps the last lineReaderChunks chunks it
-// decompressed, so the listed lines of a chunk decompress it once, while
-// walking lines megabytes long does not keep the whole document.
-type lineReader struct {
-	a      *Archive
-	tx     *bolt.Tx
-	d      *Document
-	l      *index.LineLocator
-	chunks map[int][]byte
-	order  []int // the kept chunks, oldest first
-}
-
-// lineReaderChunks bounds a lineReader's cache: 1 MiB of 64 KiB chunks.
-const lineReaderChunks = 16
-
-// chunkBufs holds chunk buffers between the documents a find lists: each
-// new one costs a process its page faults (20 documents of 2 chunks were
-// 2.5 MB of new memory per query).
-var chunkBufs = sync.Pool{New: func() any { b := make([]byte, 0, ChunkSize); return &b }}
-
-// release gives the reader's chunk buffers back: its lines were copied
-// out (find.Match.Text is a string).
-func (r *lineReader) release() {
-	for _, c := range r.chunks {
-		c = c[:0]
-		chunkBufs.Put(&c)
-	}
-	clear(r.chunks)
-	r.order = r.order[:0]
-}
-
-func (r *lineReader) chunk(i int) ([]byte, error) {
-	if c, ok := r.chunks[i]; ok {
-		return c, nil
-	}
-	var buf []byte // the evicted chunk's buffer, reused, else a pooled one
-	if len(r.order) == lineReaderChunks {
-		buf = r.chunks[r.order[0]][:0]
-		delete(r.chunks, r.order[0])
-		r.order = append(r.order[:0], r.order[1:]...)
-	} else {
-		buf = (*chunkBufs.Get().(*[]byte))[:0]
-	}
-	c, err := r.a.appendChunks(r.tx, r.d, buf, i, i)
-	if err != nil {
-		return nil, err
-	}
-	if sha256.Sum256(c) != r.l.ChunkDigest(i) {
-		return nil, fmt.Errorf("document %s (%s): %w: chunk %d does not hash to its digest", r.d.Label(), r.d.SHA256, ErrCorrupt, i)
-	}
-	r.chunks[i] = c
-	r.order = append(r.order, i)
-	return c, nil
-}
-
-// lineEnd returns the offset of the first LF at or after from, or the
-// source size.
-func (r *lineReader) lineEnd(from uint64) (uint64, error) {
-	size, cs := r.l.SourceSize, uint64(r.d.ChunkSize)
-	for from < size {
-		c, err := r.chunk(int(from / cs))
-		if err != nil {
-			return 0, err
-		}
-		at := from % cs
-		if i := bytes.IndexByte(c[at:], '\n'); i >= 0 {
-			return from + uint64(i), nil
-		}
-		from += uint64(len(c)) - at
-	}
-	return size, nil
-}
-
-// bytes returns a copy of source[start:end].
-func (r *lineReader) bytes(start, end uint64) ([]byte, error) {
-	out := make([]byte, 0, end-start)
-	cs := uint64(r.d.ChunkSize)
-	for pos := start; pos < end; {
-		c, err := r.chunk(int(pos / cs))
-		if err != nil {
-			return nil, err
-		}
-		at := pos % cs
-		n := min(uint64(len(c))-at, end-pos)
-		out = append(out, c[at:at+n]...)
-		pos += n
-	}
-	return out, nil
-}
-
-// line returns line n (1-based) as a find match without its score.
-func (r *lineReader) line(n int) (find.Match, error) {
-	if n < 1 || n > r.l.NumLines {
-		return find.Match{}, fmt.Errorf("document %s (%s): %w: line %d outside the document's %d lines", r.d.Label(), r.d.SHA256, ErrCorrupt, n, r.l.NumLines)
-	}
-	at, start := r.l.Checkpoint(n)
-	for ; at < n; at++ {
-		end, err := r.lineEnd(start)
-		if err != nil {
-			return find.Match{}, err
-		}
-		if end >= r.l.SourceSize {
-			return find.Match{}, fmt.Errorf("document %s (%s): %w: line %d missing (the source ends at line %d)", r.d.Label(), r.d.SHA256, ErrCorrupt, n, at)
-		}
-		start = end + 1
-	}
-	end, err := r.lineEnd(start)
-	if err != nil {
-		return find.Match{}, err
-	}
-	text, err := r.bytes(start, end)
-	if err != nil {
-		return find.Match{}, err
-	}
-	if len(text) > 0 && text[len(text)-1] == '\r' {
-		text = text[:len(text)-1]
-	}
-	return find.Match{
-		Line:      n,
-		ByteStart: start,
-		ByteEnd:   start + uint64(len(text)),
-		SpanHash:  sha256.Sum256(text),
-		Text:      string(text),
-	}, nil
 }
 
 // liveBounds is index.Bounds over documents #1..#upTo. The archive numbers

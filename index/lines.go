@@ -453,9 +453,14 @@ type LineScore struct {
 // its terms match, not its number of lines (a dictionary of 100,000 lines
 // cleared per candidate was a visible share of a rare term's query).
 type LineScorer struct {
-	score     []uint8  // per line: the score so far
-	lineTerms []uint64 // per line: the distinct terms counted on it
-	touched   []uint32 // lines with a non-zero score, in first-touch order
+	score     []uint8  // per line: its score (one term) or its set of terms (up to byteSets)
+	sets16    []uint16 // per line: its set of terms (byteSets+1 to 16 terms: any query's)
+	lineTerms []uint64 // per line: its set of terms (more than 16)
+	touched   []uint32 // lines with a non-zero score, in first-touch order, unless dense
+	// dense: more than touchedMax lines were touched; the touched list
+	// stopped and the arrays are read whole.
+	dense      bool
+	touchedMax int
 	// The block being scored.
 	tokenTerms []uint64 // per token: the distinct terms it contains
 	raw        []byte   // its decoded tokens (version 2)
@@ -474,6 +479,7 @@ type scoreTerm struct {
 	term   []byte
 	weight uint8
 	grams  []uint64
+	finder termFinder // set by scoreTerms
 }
 
 // Score scores every line of the document for the query's terms (SPEC
@@ -491,6 +497,10 @@ func (s *LineScorer) Score(l *Lines, q *find.Query, max int) (total int, top []L
 // find allows find.MaxTerms.
 const maxScoreTerms = 64
 
+// byteSets is the most distinct terms whose set per line fits the byte
+// LineScorer.score keeps per line.
+const byteSets = 8
+
 // scoreTerms is Score for distinct terms of any bytes (the weights add up
 // to at most 255). Each dictionary block that may hold a term by its
 // filter is decoded once, every term that may be in it searched, and each
@@ -500,26 +510,46 @@ func (s *LineScorer) scoreTerms(l *Lines, terms []scoreTerm, max int) (total int
 	if len(terms) > maxScoreTerms {
 		return 0, nil, fmt.Errorf("index: %d distinct terms, at most %d are scored at once", len(terms), maxScoreTerms)
 	}
-	if len(s.touched) > len(s.score)/16 { // sequential beats scattered
+	if s.dense || len(s.touched) > len(s.score)/16 { // sequential beats scattered
 		clear(s.score)
+		clear(s.sets16)
 		clear(s.lineTerms)
 	} else {
 		for _, ln := range s.touched {
 			s.score[ln] = 0
+			if int(ln) < len(s.sets16) {
+				s.sets16[ln] = 0
+			}
 			if int(ln) < len(s.lineTerms) {
 				s.lineTerms[ln] = 0
 			}
 		}
 	}
-	s.touched = s.touched[:0]
-	// The sets of terms per line are only kept for several terms (8 bytes
-	// a line: memory a one-term query need not touch).
+	s.touched, s.dense = s.touched[:0], false
+	// The sets of up to byteSets terms per line are kept in score, of up
+	// to 16 (find.MaxTerms) in 2 bytes a line, of more in 8. The first touches of the memory
+	// a query allocates are page faults of its process, and the bytes it
+	// allocates bring the garbage collector (a multi-term query of eight
+	// words allocated 2.4 MB, mostly for these sets and the touched list).
+	// The touched list is kept for at most a sixteenth of the lines, past
+	// which the arrays are cleared and read whole anyway.
 	n := l.NumLines + 1
 	if len(s.score) < n {
 		s.score = make([]uint8, n)
 	}
-	if len(terms) > 1 && len(s.lineTerms) < n {
-		s.lineTerms = make([]uint64, n)
+	s.touchedMax = n/16 + 1
+	if cap(s.touched) < s.touchedMax {
+		s.touched = make([]uint32, 0, s.touchedMax)
+	}
+	switch {
+	case len(terms) > 16:
+		if len(s.lineTerms) < n {
+			s.lineTerms = make([]uint64, n)
+		}
+	case len(terms) > byteSets:
+		if len(s.sets16) < n {
+			s.sets16 = make([]uint16, n)
+		}
 	}
 	// A term's grams stay valid when a later term's append moves s.grams:
 	// the old array keeps them.
@@ -530,6 +560,7 @@ func (s *LineScorer) scoreTerms(l *Lines, terms []scoreTerm, max int) (total int
 		from := len(s.grams)
 		s.grams = termUnitGrams(terms[t].term, s.grams)
 		terms[t].grams = s.grams[from:len(s.grams):len(s.grams)]
+		terms[t].finder = newTermFinder(terms[t].term)
 		if len(terms[t].term) == 1 {
 			s.byteTerms[terms[t].term[0]] |= 1 << t
 			s.oneByte |= 1 << t
@@ -540,7 +571,7 @@ func (s *LineScorer) scoreTerms(l *Lines, terms []scoreTerm, max int) (total int
 			return 0, nil, err
 		}
 	}
-	return s.best(terms, max)
+	return s.best(terms, max, l.NumLines)
 }
 
 // scoreBlock scores the lines of the tokens of block b that hold a term.
@@ -564,7 +595,14 @@ func (s *LineScorer) scoreBlock(l *Lines, b int, terms []scoreTerm) error {
 	}
 	masks := s.tokenTerms[:v.tokens]
 	clear(masks)
-	if one := may & s.oneByte; one != 0 {
+	// One-byte terms are matched in one pass over the block, unless a
+	// single one is rare in it: that one is searched like a longer term,
+	// IndexByte skipping the tokens without it many bytes at a time (the
+	// pass reads every byte: 29 % of `Z`'s in-process find on the English
+	// archive). Where the byte is in most tokens, the pass is cheaper than
+	// a search stopping at each of them (`e`); counting the byte first
+	// costs a twentieth of the pass.
+	if one := may & s.oneByte; one != 0 && (one&(one-1) != 0 || s.byteCommon(v.raw, terms[bits.TrailingZeros64(one)].term[0])) {
 		if err := s.matchBytes(v, masks, one); err != nil {
 			return fmt.Errorf("%w: %v", ErrLineIndex, err)
 		}
@@ -572,7 +610,7 @@ func (s *LineScorer) scoreBlock(l *Lines, b int, terms []scoreTerm) error {
 	}
 	for m := may; m != 0; m &= m - 1 {
 		t := bits.TrailingZeros64(m)
-		if err := eachMatchingToken(v.raw, terms[t].term, func(ord int) error {
+		if err := eachMatchingToken(v.raw, &terms[t].finder, func(ord int) error {
 			if ord >= v.tokens {
 				return fmt.Errorf("%w: token %d of %d", ErrLineIndex, v.first+ord, l.tokens)
 			}
@@ -584,7 +622,7 @@ func (s *LineScorer) scoreBlock(l *Lines, b int, terms []scoreTerm) error {
 	}
 	// One term (the common case) needs no set per line: a line is counted
 	// when its score is still zero.
-	single := len(terms) == 1
+	single, small, mid := len(terms) == 1, len(terms) <= byteSets, len(terms) <= 16
 	var cur postingCursor
 	for ord, mask := range masks {
 		if mask == 0 {
@@ -609,14 +647,28 @@ func (s *LineScorer) scoreBlock(l *Lines, b int, terms []scoreTerm) error {
 			ln := uint32(line)
 			if single {
 				if s.score[ln] == 0 {
-					s.touched = append(s.touched, ln)
+					s.touch(ln)
 					s.score[ln] = terms[0].weight
 				}
 				continue
 			}
 			// The line's score is summed from its set once, in best.
+			if small {
+				if s.score[ln] == 0 {
+					s.touch(ln)
+				}
+				s.score[ln] |= uint8(mask)
+				continue
+			}
+			if mid {
+				if s.sets16[ln] == 0 {
+					s.touch(ln)
+				}
+				s.sets16[ln] |= uint16(mask)
+				continue
+			}
 			if s.lineTerms[ln] == 0 {
-				s.touched = append(s.touched, ln)
+				s.touch(ln)
 			}
 			s.lineTerms[ln] |= mask
 		}
@@ -644,6 +696,13 @@ func (s *LineScorer) matchBytes(v blockView, masks []uint64, want uint64) error 
 		ord, m = ord+1, 0
 	}
 	return nil
+}
+
+// byteCommon reports whether byte c is frequent enough in the decoded
+// block raw that matchBytes beats a search: a match found by search costs
+// about as much as matchBytes spends on 20 bytes.
+func (s *LineScorer) byteCommon(raw []byte, c byte) bool {
+	return 20*bytes.Count(raw, []byte{c}) >= len(raw)
 }
 
 // blockView is an opened dictionary block: its tokens and postings.
@@ -699,41 +758,79 @@ func (s *LineScorer) open(l *Lines, b int) (blockView, error) {
 	return v, nil
 }
 
+// touch records that line ln got its first term.
+func (s *LineScorer) touch(ln uint32) {
+	if s.dense {
+		return
+	}
+	if len(s.touched) == s.touchedMax {
+		s.dense = true
+		return
+	}
+	s.touched = append(s.touched, ln)
+}
+
 // best returns the number of scored lines and the best max of them.
-func (s *LineScorer) best(terms []scoreTerm, max int) (total int, top []LineScore, err error) {
+func (s *LineScorer) best(terms []scoreTerm, max, lines int) (total int, top []LineScore, err error) {
 	// With several terms a line's score is the weight of its set of
 	// terms: a count of bits when every weight is 1 (no term repeated).
 	unit := len(terms) > 1
 	for _, t := range terms {
 		unit = unit && t.weight == 1
 	}
-	for _, ln := range s.touched {
-		score := int(s.score[ln])
-		switch {
-		case len(terms) == 1:
-		case unit:
-			score = bits.OnesCount64(s.lineTerms[ln])
-		default:
-			score = 0
-			for set := s.lineTerms[ln]; set != 0; set &= set - 1 {
-				score += int(terms[bits.TrailingZeros64(set)].weight)
-			}
+	mid, wide := len(terms) > byteSets && len(terms) <= 16, len(terms) > 16
+	lineScore := func(ln uint32) int {
+		if len(terms) == 1 {
+			return int(s.score[ln])
 		}
-		h := LineScore{Line: int(ln), Score: score}
-		if len(top) == max && !h.before(top[max-1]) {
+		set := uint64(s.score[ln])
+		switch {
+		case mid:
+			set = uint64(s.sets16[ln])
+		case wide:
+			set = s.lineTerms[ln]
+		}
+		if unit {
+			return bits.OnesCount64(set)
+		}
+		score := 0
+		for ; set != 0; set &= set - 1 {
+			score += int(terms[bits.TrailingZeros64(set)].weight)
+		}
+		return score
+	}
+	if !s.dense {
+		for _, ln := range s.touched {
+			top = offer(top, LineScore{Line: int(ln), Score: lineScore(ln)}, max)
+		}
+		return len(s.touched), top, nil
+	}
+	for ln := 1; ln <= lines; ln++ {
+		if s.score[ln] == 0 && (!mid || s.sets16[ln] == 0) && (!wide || s.lineTerms[ln] == 0) {
 			continue
 		}
-		if len(top) < max {
-			top = append(top, h)
-		}
-		i := len(top) - 1
-		for i > 0 && h.before(top[i-1]) {
-			top[i] = top[i-1]
-			i--
-		}
-		top[i] = h
+		total++
+		top = offer(top, LineScore{Line: ln, Score: lineScore(uint32(ln))}, max)
 	}
-	return len(s.touched), top, nil
+	return total, top, nil
+}
+
+// offer inserts h in top, the best max lines so far in order, if it
+// ranks among them.
+func offer(top []LineScore, h LineScore, max int) []LineScore {
+	if len(top) == max && !h.before(top[max-1]) {
+		return top
+	}
+	if len(top) < max {
+		top = append(top, h)
+	}
+	i := len(top) - 1
+	for i > 0 && h.before(top[i-1]) {
+		top[i] = top[i-1]
+		i--
+	}
+	top[i] = h
+	return top
 }
 
 func (h LineScore) before(o LineScore) bool {
@@ -744,11 +841,11 @@ func (h LineScore) before(o LineScore) bool {
 }
 
 // eachMatchingToken calls fn with the ordinal of every token of d (tokens
-// each followed by LF) containing term, in order.
-func eachMatchingToken(d, term []byte, fn func(ord int) error) error {
+// each followed by LF) containing f's term, in order.
+func eachMatchingToken(d []byte, f *termFinder, fn func(ord int) error) error {
 	ord, counted := 0, 0 // tokens before offset counted
 	for from := 0; from < len(d); {
-		p := bytes.Index(d[from:], term)
+		p := f.index(d[from:])
 		if p < 0 {
 			return nil
 		}
