@@ -121,7 +121,6 @@ func countGrams(src []byte) *gramCounts {
 	g := newGramCounts()
 	n := len(src)
 	line := uint32(1)
-	wide := false // src holds a byte ≥ 0x80: it may have code-point trigrams
 	for s := 0; s < n; line++ {
 		// The line is src[s:e], its LF included: every gram starting in it
 		// counts for it.
@@ -129,51 +128,110 @@ func countGrams(src []byte) *gramCounts {
 		if k := bytes.IndexByte(src[s:], '\n'); k >= 0 {
 			e = s + k + 1
 		}
-		p := s
-		// Grams of all three lengths start at p < n-2.
-		slots, shift := g.tri.slots, g.tri.shift
-		for full := min(e, n-2); p < full; p++ {
-			c := src[p]
-			wide = wide || c >= 0x80
-			if u := &g.uni[c]; u.last != line {
-				u.last, u.count = line, u.count+1
-			}
-			c1 := src[p+1]
-			if b := &g.bi[uint32(c)<<8|uint32(c1)]; b.last != line {
-				b.last, b.count = line, b.count+1
-			}
-			// The trigram's home slot is checked inline; collisions,
-			// insertions and growth go through hit.
-			key := (uint32(c)<<16 | uint32(c1)<<8 | uint32(src[p+2])) + 1
-			if t := &slots[(key*0x9E3779B1)>>shift]; t.key == key {
-				if t.last != line {
-					t.last, t.count = line, t.count+1
-				}
-			} else {
-				g.tri.hit(key-1, line)
-				slots, shift = g.tri.slots, g.tri.shift
-			}
-		}
-		for ; p < e; p++ {
-			wide = wide || src[p] >= 0x80
-			if u := &g.uni[src[p]]; u.last != line {
-				u.last, u.count = line, u.count+1
-			}
-			if p+1 < n {
-				if b := &g.bi[uint32(src[p])<<8|uint32(src[p+1])]; b.last != line {
-					b.last, b.count = line, b.count+1
-				}
-			}
-			if p+2 < n {
-				g.tri.hit(uint32(src[p])<<16|uint32(src[p+1])<<8|uint32(src[p+2]), line)
-			}
+		if g.countLineBytes(src, s, e, line) >= 0x80 {
+			g.countLineCodePoints(src, s, e, line)
 		}
 		s = e
 	}
-	if wide {
-		g.countCodePoints(src)
-	}
 	return g
+}
+
+// seen counts c, a line count last counted on line last, for line: once
+// per line, without a branch (which line comes first is unpredictable).
+func seen(c *lineCount, line uint32) {
+	d := c.last ^ line
+	c.count += (d | -d) >> 31 // 1 when last != line
+	c.last = line
+}
+
+// countLineBytes counts the byte grams starting in src[s:e], line line; it
+// returns the bitwise or of the line's bytes (≥ 0x80: the line may hold
+// code-point trigrams).
+func (g *gramCounts) countLineBytes(src []byte, s, e int, line uint32) (or byte) {
+	n := len(src)
+	p := s
+	// Grams of all three lengths start at p < n-2.
+	slots, shift := g.tri.slots, g.tri.shift
+	for full := min(e, n-2); p < full; p++ {
+		c, c1 := src[p], src[p+1]
+		or |= c
+		seen(&g.uni[c], line)
+		seen(&g.bi[uint32(c)<<8|uint32(c1)], line)
+		// The trigram's home slot is checked inline; collisions,
+		// insertions and growth go through hit.
+		key := (uint32(c)<<16 | uint32(c1)<<8 | uint32(src[p+2])) + 1
+		if t := &slots[(key*0x9E3779B1)>>shift]; t.key == key {
+			seen(&t.lineCount, line)
+		} else {
+			g.tri.hit(key-1, line)
+			slots, shift = g.tri.slots, g.tri.shift
+		}
+	}
+	for ; p < e; p++ {
+		or |= src[p]
+		seen(&g.uni[src[p]], line)
+		if p+1 < n {
+			seen(&g.bi[uint32(src[p])<<8|uint32(src[p+1])], line)
+		}
+		if p+2 < n {
+			g.tri.hit(uint32(src[p])<<16|uint32(src[p+1])<<8|uint32(src[p+2]), line)
+		}
+	}
+	return or
+}
+
+// countLineCodePoints adds the code-point trigrams starting in line
+// src[s:e] (LF included, or the end of src) to g.cp. It is the walk of
+// eachCPGram over the whole of src, cut at lines: LF is a separator, so no
+// counted trigram crosses one, and the byte after an LF starts a character
+// in the whole walk too; only the first line skips leading continuation
+// bytes (eachCPGram's first character boundary). The walk's end is e, the
+// LF included, so that a character cut by the LF decodes as it does in the
+// whole walk (an invalid byte), and only the end of src cuts a character
+// short.
+func (g *gramCounts) countLineCodePoints(src []byte, s, e int, line uint32) {
+	if s == 0 {
+		for s < e && src[s]&0xC0 == 0x80 {
+			s++
+		}
+	}
+	// As in eachCPGramIn: the last three characters' offsets and values,
+	// the end of the last separator and the last wide character.
+	var at0, at1, at2 int
+	var v0, v1, v2 uint32
+	have, sepEnd, wideAt := 0, s, -1
+	for p := s; p < e; {
+		c := src[p]
+		v, size := uint32(c), 1
+		if c < utf8.RuneSelf {
+			if find.IsSeparator(c) {
+				sepEnd = p + 1
+			}
+		} else {
+			if !utf8.FullRune(src[p:e]) {
+				return
+			}
+			v, size = charValue(src[p:e])
+			wideAt = p
+		}
+		at0, at1, at2 = at1, at2, p
+		v0, v1, v2 = v1, v2, v
+		have++
+		p += size
+		if have >= 3 && at0 >= sepEnd && wideAt >= at0 {
+			g.cp.hitHome(cpHash(v0, v1, v2), line)
+		}
+	}
+}
+
+// hitHome is hit with the home slot checked inline.
+func (t *triTable) hitHome(tri, line uint32) {
+	key := tri + 1
+	if s := &t.slots[(key*0x9E3779B1)>>t.shift]; s.key == key {
+		seen(&s.lineCount, line)
+		return
+	}
+	t.hit(tri, line)
 }
 
 // Gram kinds: the first byte of a gram key after the group. Kinds 1-3 are
@@ -281,61 +339,6 @@ func eachCPGramIn(b []byte, from, to int, fn func(at int, h uint32)) {
 		if have >= 3 && at0 >= sepEnd && wideAt >= at0 {
 			fn(at0, cpHash(v0, v1, v2))
 		}
-	}
-}
-
-// countCodePoints adds the code-point trigrams of src to g.cp, each counted
-// on the line where it starts. A trigram holds a byte ≥ 0x80, so only the
-// stretches of text within two characters of one are walked: most English
-// or code has a few, and its ASCII runs are skipped with a byte scan.
-func (g *gramCounts) countCodePoints(src []byte) {
-	line, lineEnd := uint32(1), -1
-	if k := bytes.IndexByte(src, '\n'); k >= 0 {
-		lineEnd = k
-	}
-	hit := func(at int, h uint32) {
-		for lineEnd >= 0 && at > lineEnd {
-			line++
-			if k := bytes.IndexByte(src[lineEnd+1:], '\n'); k >= 0 {
-				lineEnd += 1 + k
-			} else {
-				lineEnd = -1
-			}
-		}
-		g.cp.hit(h, line)
-	}
-	i := 0
-	for i < len(src) && src[i]&0xC0 == 0x80 {
-		i++ // as eachCPGram: from the first character boundary
-	}
-	for i < len(src) {
-		q := i
-		for q < len(src) && src[q] < 0x80 {
-			q++
-		}
-		if q == len(src) {
-			return
-		}
-		// src[i:q] is ASCII, so the two bytes before q are characters; the
-		// stretch ends after two ASCII characters following its last wide
-		// byte (or at the end).
-		from := max(i, q-2)
-		end, ascii := q, 0
-		for end < len(src) && ascii < 2 {
-			if src[end] < 0x80 {
-				ascii++
-			} else {
-				ascii = 0
-			}
-			end++
-		}
-		eachCPGramIn(src, from, end, hit)
-		if end == len(src) {
-			return
-		}
-		// The next stretch may start with the last two ASCII characters:
-		// a trigram needs three, so none is walked twice.
-		i = end - 2
 	}
 }
 

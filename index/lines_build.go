@@ -2,6 +2,7 @@ package index
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
 	"hash/crc32"
@@ -157,7 +158,7 @@ func (t *tokenTable) linesBySortedToken(order []uint32) []uint32 {
 // per token), and every (token, line) pair once.
 type tokenTable struct {
 	toks    []tokenInfo
-	slots   []uint32 // token id + 1; 0 marks an empty slot
+	slots   []tokenSlot
 	mask    uint64
 	seed    maphash.Seed
 	occID   []uint32 // per distinct (token, line) pair, in line order
@@ -168,13 +169,34 @@ type tokenInfo struct {
 	start, end uint32 // the first occurrence in the source
 	last       uint32 // the last line counted
 	lines      uint32 // how many lines hold the token
+	prefix     uint64 // tokenPrefix, also the sort key of sorted
 }
+
+// tokenSlot is a slot of the token hash table: a token id and its
+// tokenMeta, so that probing past other tokens reads neither the token
+// table nor the source. A lookup that finds its token then reads the
+// token's tokenInfo (as the scan does anyway to count its line), whose
+// prefix decides a token of at most eight bytes without the source (its
+// first occurrence may be far behind); only longer ones compare the bytes
+// past the eighth.
+type tokenSlot struct {
+	meta uint32
+	id   uint32 // token id + 1; 0 marks an empty slot
+}
+
+// tokenMeta packs a token's hash (its low 28 bits, enough for any table:
+// a source of MaxSourceSize bytes has fewer than 1<<23 tokens) above its
+// length class: the length up to 8, or 9 for longer tokens.
+func tokenMeta(h uint64, n int) uint32 { return uint32(h)<<4 | uint32(min(n, 9)) }
+
+// metaHash is the hash bits of a tokenMeta.
+func metaHash(m uint32) uint64 { return uint64(m >> 4) }
 
 // scan tokenizes src line by line; it returns the start offsets of every
 // LineCheckpoint-th line and the number of lines.
 func (t *tokenTable) scan(src []byte) (checkpoints []uint64, lines uint32) {
 	t.seed = maphash.MakeSeed()
-	t.slots = make([]uint32, 1024)
+	t.slots = make([]tokenSlot, 1024)
 	t.mask = uint64(len(t.slots) - 1)
 	// About one distinct (token, line) pair per 8 bytes of real text, but
 	// never more than 64 Ki ahead: a document of few distinct words (the
@@ -228,46 +250,92 @@ func (t *tokenTable) scan(src []byte) (checkpoints []uint64, lines uint32) {
 // intern returns the id of token src[i:j], adding it if new.
 func (t *tokenTable) intern(src []byte, i, j int) uint32 {
 	tok := src[i:j]
-	for h := maphash.Bytes(t.seed, tok) & t.mask; ; h = (h + 1) & t.mask {
-		s := t.slots[h]
-		if s == 0 {
+	prefix, meta := tokenPrefix(tok), tokenMeta(maphash.Bytes(t.seed, tok), len(tok))
+	for h := metaHash(meta) & t.mask; ; h = (h + 1) & t.mask {
+		s := &t.slots[h]
+		if s.id == 0 {
 			id := uint32(len(t.toks))
 			t.toks = append(t.toks, tokenInfo{start: uint32(i), end: uint32(j)})
-			t.slots[h] = id + 1
+			t.toks[id].prefix = prefix
+			*s = tokenSlot{meta: meta, id: id + 1}
 			if len(t.toks)*2 > len(t.slots) {
-				t.grow(src)
+				t.grow()
 			}
 			return id
 		}
-		if tk := &t.toks[s-1]; int(tk.end-tk.start) == len(tok) && bytes.Equal(src[tk.start:tk.end], tok) {
-			return s - 1
+		if s.meta != meta {
+			continue
+		}
+		tk := &t.toks[s.id-1]
+		if tk.prefix != prefix {
+			continue
+		}
+		if len(tok) <= 8 {
+			return s.id - 1 // the same length and bytes
+		}
+		if int(tk.end-tk.start) == len(tok) && bytes.Equal(src[tk.start+8:tk.end], tok[8:]) {
+			return s.id - 1
 		}
 	}
 }
 
-func (t *tokenTable) grow(src []byte) {
-	t.slots = make([]uint32, 2*len(t.slots))
+// grow doubles the slots, placing each by the hash bits it holds.
+func (t *tokenTable) grow() {
+	old := t.slots
+	t.slots = make([]tokenSlot, 2*len(old))
 	t.mask = uint64(len(t.slots) - 1)
-	for id, tk := range t.toks {
-		h := maphash.Bytes(t.seed, src[tk.start:tk.end]) & t.mask
-		for t.slots[h] != 0 {
+	for _, s := range old {
+		if s.id == 0 {
+			continue
+		}
+		h := metaHash(s.meta) & t.mask
+		for t.slots[h].id != 0 {
 			h = (h + 1) & t.mask
 		}
-		t.slots[h] = uint32(id) + 1
+		t.slots[h] = s
 	}
 }
 
-// sorted returns the token ids in byte order of the tokens.
+// sorted returns the token ids in byte order of the tokens. The ids are
+// sorted by their tokens' first eight bytes, kept in the token table,
+// and only ties on them compare the tokens in src: most comparisons then
+// touch neither src nor the token table.
 func (t *tokenTable) sorted(src []byte) []uint32 {
-	order := make([]uint32, len(t.toks))
-	for i := range order {
-		order[i] = uint32(i)
+	keys := make([]prefixKey, len(t.toks))
+	for id, tk := range t.toks {
+		keys[id] = prefixKey{tk.prefix, uint32(id)}
 	}
-	slices.SortFunc(order, func(x, y uint32) int {
-		a, b := &t.toks[x], &t.toks[y]
+	slices.SortFunc(keys, func(x, y prefixKey) int {
+		if x.prefix != y.prefix {
+			return cmp.Compare(x.prefix, y.prefix)
+		}
+		// Equal prefixes: the tokens agree on their first eight bytes, or
+		// one is shorter and padded with zero bytes the other holds.
+		a, b := &t.toks[x.id], &t.toks[y.id]
 		return bytes.Compare(src[a.start:a.end], src[b.start:b.end])
 	})
+	order := make([]uint32, len(keys))
+	for i, k := range keys {
+		order[i] = k.id
+	}
 	return order
+}
+
+// prefixKey is a token id with its tokenPrefix.
+type prefixKey struct {
+	prefix uint64
+	id     uint32
+}
+
+// tokenPrefix is tok's first eight bytes, big-endian, zero-padded: two
+// tokens' prefixes are in the order of the tokens when they differ.
+func tokenPrefix(tok []byte) uint64 {
+	if len(tok) >= 8 {
+		return binary.BigEndian.Uint64(tok)
+	}
+	var b [8]byte
+	copy(b[:], tok)
+	return binary.BigEndian.Uint64(b[:])
 }
 
 func uvarintLen(v uint64) int {
