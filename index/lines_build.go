@@ -7,6 +7,8 @@ import (
 	"encoding/binary"
 	"hash/crc32"
 	"hash/maphash"
+	"math/bits"
+	"math/rand/v2"
 	"slices"
 
 	"github.com/casper-chronicle/chronicle/engine/find"
@@ -161,7 +163,8 @@ type tokenTable struct {
 	slots   []tokenSlot
 	mask    uint64
 	seed    maphash.Seed
-	occID   []uint32 // per distinct (token, line) pair, in line order
+	mix     [2]uint64 // the seed of short tokens' hash (hash)
+	occID   []uint32  // per distinct (token, line) pair, in line order
 	occLine []uint32
 }
 
@@ -196,6 +199,9 @@ func metaHash(m uint32) uint64 { return uint64(m >> 4) }
 // LineCheckpoint-th line and the number of lines.
 func (t *tokenTable) scan(src []byte) (checkpoints []uint64, lines uint32) {
 	t.seed = maphash.MakeSeed()
+	// Random, as maphash's seed, so that no source can be made to collide
+	// (ids, and so the record, do not depend on the hash).
+	t.mix = [2]uint64{rand.Uint64(), rand.Uint64() | 1}
 	t.slots = make([]tokenSlot, 1024)
 	t.mask = uint64(len(t.slots) - 1)
 	// About one distinct (token, line) pair per 8 bytes of real text, but
@@ -250,7 +256,8 @@ func (t *tokenTable) scan(src []byte) (checkpoints []uint64, lines uint32) {
 // intern returns the id of token src[i:j], adding it if new.
 func (t *tokenTable) intern(src []byte, i, j int) uint32 {
 	tok := src[i:j]
-	prefix, meta := tokenPrefix(tok), tokenMeta(maphash.Bytes(t.seed, tok), len(tok))
+	prefix := prefixAt(src, i, j)
+	meta := tokenMeta(t.hash(tok, prefix), len(tok))
 	for h := metaHash(meta) & t.mask; ; h = (h + 1) & t.mask {
 		s := &t.slots[h]
 		if s.id == 0 {
@@ -319,6 +326,30 @@ func (t *tokenTable) sorted(src []byte) []uint32 {
 		order[i] = k.id
 	}
 	return order
+}
+
+// hash hashes tok, whose tokenPrefix is prefix. A token of at most eight
+// bytes is its prefix, hashed by one seeded multiplication (the token's
+// length is in tokenMeta beside the hash); longer ones by maphash.
+func (t *tokenTable) hash(tok []byte, prefix uint64) uint64 {
+	if len(tok) > 8 {
+		return maphash.Bytes(t.seed, tok)
+	}
+	hi, lo := bits.Mul64(prefix^t.mix[0], t.mix[1])
+	return hi ^ lo
+}
+
+// prefixAt is tokenPrefix(src[i:j]), read as one word where src has eight
+// bytes from i.
+func prefixAt(src []byte, i, j int) uint64 {
+	if i+8 > len(src) {
+		return tokenPrefix(src[i:j])
+	}
+	w := binary.BigEndian.Uint64(src[i:])
+	if n := j - i; n < 8 {
+		w &= ^uint64(0) << (64 - 8*n) // the token's n bytes, zeros after
+	}
+	return w
 }
 
 // prefixKey is a token id with its tokenPrefix.
