@@ -119,19 +119,8 @@ func (g *gramCounts) release() {
 // countGrams counts the lines holding each gram of src.
 func countGrams(src []byte) *gramCounts {
 	g := newGramCounts()
-	n := len(src)
-	line := uint32(1)
-	for s := 0; s < n; line++ {
-		// The line is src[s:e], its LF included: every gram starting in it
-		// counts for it.
-		e := n
-		if k := bytes.IndexByte(src[s:], '\n'); k >= 0 {
-			e = s + k + 1
-		}
-		if g.countLineBytes(src, s, e, line) >= 0x80 {
-			g.countLineCodePoints(src, s, e, line)
-		}
-		s = e
+	if g.countBytes(src) >= utf8.RuneSelf {
+		g.countCodePoints(src)
 	}
 	return g
 }
@@ -144,15 +133,26 @@ func seen(c *lineCount, line uint32) {
 	c.last = line
 }
 
-// countLineBytes counts the byte grams starting in src[s:e], line line; it
-// returns the bitwise or of the line's bytes (≥ 0x80: the line may hold
-// code-point trigrams).
-func (g *gramCounts) countLineBytes(src []byte, s, e int, line uint32) (or byte) {
+// isLF is 1 for an LF, else 0.
+func isLF(c byte) uint32 {
+	if c == '\n' {
+		return 1
+	}
+	return 0
+}
+
+// countBytes counts the 1-, 2- and 3-byte grams of src, each on the line
+// where it starts (a line's LF is its last byte), in one pass without
+// cutting lines (real text has short lines: dictionaries, code); it
+// returns the bitwise or of src's bytes (≥ 0x80: src may hold code-point
+// trigrams).
+func (g *gramCounts) countBytes(src []byte) (or byte) {
 	n := len(src)
-	p := s
+	line := uint32(1)
+	p := 0
 	// Grams of all three lengths start at p < n-2.
 	slots, shift := g.tri.slots, g.tri.shift
-	for full := min(e, n-2); p < full; p++ {
+	for ; p < n-2; p++ {
 		c, c1 := src[p], src[p+1]
 		or |= c
 		seen(&g.uni[c], line)
@@ -166,52 +166,67 @@ func (g *gramCounts) countLineBytes(src []byte, s, e int, line uint32) (or byte)
 			g.tri.hit(key-1, line)
 			slots, shift = g.tri.slots, g.tri.shift
 		}
+		line += isLF(c)
 	}
-	for ; p < e; p++ {
+	for ; p < n; p++ { // the last two bytes: no trigram starts there
 		or |= src[p]
 		seen(&g.uni[src[p]], line)
 		if p+1 < n {
 			seen(&g.bi[uint32(src[p])<<8|uint32(src[p+1])], line)
 		}
-		if p+2 < n {
-			g.tri.hit(uint32(src[p])<<16|uint32(src[p+1])<<8|uint32(src[p+2]), line)
-		}
+		line += isLF(src[p])
 	}
 	return or
 }
 
-// countLineCodePoints adds the code-point trigrams starting in line
-// src[s:e] (LF included, or the end of src) to g.cp. It is the walk of
-// eachCPGram over the whole of src, cut at lines: LF is a separator, so no
-// counted trigram crosses one, and the byte after an LF starts a character
-// in the whole walk too; only the first line skips leading continuation
-// bytes (eachCPGram's first character boundary). The walk's end is e, the
-// LF included, so that a character cut by the LF decodes as it does in the
-// whole walk (an invalid byte), and only the end of src cuts a character
-// short.
-func (g *gramCounts) countLineCodePoints(src []byte, s, e int, line uint32) {
-	if s == 0 {
-		for s < e && src[s]&0xC0 == 0x80 {
-			s++
-		}
+// countCodePoints adds the code-point trigrams of src (eachCPGram) to g.cp,
+// each counted on the line where it starts. The walk is eachCPGramIn's,
+// with the line counted as LFs go by (LF is a separator: no trigram holds
+// one). A trigram holds a byte ≥ 0x80, so once the last two characters
+// are ASCII, the ASCII run ahead is skipped up to two bytes before the
+// next wide byte, its LFs counted by a byte scan: most English or code has
+// few wide characters.
+func (g *gramCounts) countCodePoints(src []byte) {
+	n := len(src)
+	p := 0
+	for p < n && src[p]&0xC0 == 0x80 {
+		p++ // from the first character boundary
 	}
-	// As in eachCPGramIn: the last three characters' offsets and values,
-	// the end of the last separator and the last wide character.
+	line := uint32(1)
+	// The last three characters: their offsets and values. sepEnd: the
+	// end of the last separator, so a trigram starting before it holds
+	// one; wideAt: the last character with a byte ≥ 0x80.
 	var at0, at1, at2 int
 	var v0, v1, v2 uint32
-	have, sepEnd, wideAt := 0, s, -1
-	for p := s; p < e; {
+	have, sepEnd, wideAt := 0, p, -1
+	for p < n {
 		c := src[p]
 		v, size := uint32(c), 1
 		if c < utf8.RuneSelf {
+			if noWidePending(have, wideAt, at1, at2) {
+				q := p
+				for q < n && src[q] < utf8.RuneSelf {
+					q++
+				}
+				if q == n {
+					return
+				}
+				if to := q - 2; to > p {
+					line += uint32(bytes.Count(src[p:to], lf))
+					have, sepEnd, wideAt, p = 0, to, -1, to
+					c = src[p]
+					v = uint32(c)
+				}
+			}
 			if find.IsSeparator(c) {
 				sepEnd = p + 1
+				line += isLF(c)
 			}
 		} else {
-			if !utf8.FullRune(src[p:e]) {
+			if !utf8.FullRune(src[p:]) {
 				return
 			}
-			v, size = charValue(src[p:e])
+			v, size = charValue(src[p:])
 			wideAt = p
 		}
 		at0, at1, at2 = at1, at2, p
@@ -222,6 +237,21 @@ func (g *gramCounts) countLineCodePoints(src []byte, s, e int, line uint32) {
 			g.cp.hitHome(cpHash(v0, v1, v2), line)
 		}
 	}
+}
+
+var lf = []byte{'\n'}
+
+// noWidePending reports whether none of the last two characters walked
+// (of have, the last at at2, the one before at at1) is the wide one at
+// wideAt: no trigram still to be completed holds a wide character.
+func noWidePending(have, wideAt, at1, at2 int) bool {
+	switch have {
+	case 0:
+		return true
+	case 1:
+		return wideAt < at2
+	}
+	return wideAt < at1
 }
 
 // hitHome is hit with the home slot checked inline.
