@@ -2,7 +2,6 @@ package index
 
 import (
 	"bytes"
-	"slices"
 	"sync"
 	"unicode/utf8"
 
@@ -389,43 +388,53 @@ func (g *gramCounts) each(fn func(n int, gram, lines uint32) error) error {
 			}
 		}
 	}
-	keys := make([]uint32, 0, g.tri.n)
-	for _, s := range g.tri.slots {
-		if s.key != 0 {
-			keys = append(keys, s.key-1)
+	// Trigrams by gram: (gram, line count) pairs radix-sorted by gram,
+	// read from the slots in one pass (no probe per gram).
+	size := max(g.tri.n, g.cp.n)
+	pairs, tmp := make([]uint64, 0, size), make([]uint64, size)
+	for _, t := range []struct {
+		kind  int
+		table *triTable
+	}{{3, &g.tri}, {kindCP, &g.cp}} {
+		pairs = pairs[:0]
+		for _, s := range t.table.slots {
+			if s.key != 0 {
+				pairs = append(pairs, uint64(s.key-1)<<32|uint64(s.count))
+			}
 		}
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		if err := fn(3, k, g.tri.lines(k)); err != nil {
-			return err
-		}
-	}
-	keys = keys[:0]
-	for _, s := range g.cp.slots {
-		if s.key != 0 {
-			keys = append(keys, s.key-1)
-		}
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		if err := fn(kindCP, k, g.cp.lines(k)); err != nil {
-			return err
+		sorted := sortGramPairs(pairs, tmp)
+		for _, p := range sorted {
+			if err := fn(t.kind, uint32(p>>32), uint32(p)); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
 }
 
-// lines returns the line count of trigram tri (0 when absent).
-func (t *triTable) lines(tri uint32) uint32 {
-	key := tri + 1
-	mask := uint32(len(t.slots) - 1)
-	for h := (key * 0x9E3779B1) >> t.shift; ; h = (h + 1) & mask {
-		switch t.slots[h].key {
-		case key:
-			return t.slots[h].count
-		case 0:
-			return 0
+// sortGramPairs sorts pairs of a 24-bit gram (bits 32 to 55) and a count
+// (the low 32 bits) by gram, with tmp (as long as pairs) as scratch: an
+// LSD radix sort of the gram's three bytes, where a comparison sort of
+// tens of thousands of grams per document was a tenth of counting them.
+// It returns the sorted slice, which is tmp's array (three passes).
+func sortGramPairs(pairs, tmp []uint64) []uint64 {
+	tmp = tmp[:len(pairs)]
+	for shift := uint(32); shift < 56; shift += 8 {
+		var count [256]int
+		for _, p := range pairs {
+			count[byte(p>>shift)]++
 		}
+		at := 0
+		for i, c := range count {
+			count[i] = at
+			at += c
+		}
+		for _, p := range pairs {
+			b := byte(p >> shift)
+			tmp[count[b]] = p
+			count[b]++
+		}
+		pairs, tmp = tmp, pairs
 	}
+	return pairs
 }

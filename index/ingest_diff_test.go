@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -219,5 +220,29 @@ func BenchmarkBuildLinesAB(b *testing.B) {
 				buildLines(c.src, 64<<10, DictBlock)
 			}
 		})
+	}
+}
+
+// TestSortGramPairs: the radix sort orders distinct 24-bit grams as a
+// comparison sort does, carrying each count with its gram.
+func TestSortGramPairs(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 3))
+	for _, n := range []int{0, 1, 2, 3, 255, 256, 257, 1000, 70000} {
+		seen := map[uint32]bool{}
+		pairs := []uint64{}
+		for len(pairs) < n {
+			g := r.Uint32() & 0xFFFFFF
+			if n < 300 && r.IntN(2) == 0 {
+				g &= 0x0101FF // grams sharing bytes
+			}
+			if !seen[g] {
+				seen[g] = true
+				pairs = append(pairs, uint64(g)<<32|uint64(r.Uint32()))
+			}
+		}
+		want := slices.Clone(pairs)
+		slices.Sort(want) // distinct grams: the counts never decide
+		got := sortGramPairs(slices.Clone(pairs), make([]uint64, n))
+		require.Equal(t, want, got, "n %d", n)
 	}
 }
