@@ -10,6 +10,7 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"slices"
+	"sync"
 
 	"github.com/casper-chronicle/chronicle/engine/find"
 
@@ -40,7 +41,8 @@ func appendLocator(out, src []byte, chunkSize int, checkpoints []uint64) []byte 
 }
 
 func buildLines(src []byte, chunkSize, blockSize int) []byte {
-	var t tokenTable
+	t := newTokenTable()
+	defer t.release()
 	checkpoints, lines := t.scan(src)
 	order := t.sorted(src)
 	flat := t.linesBySortedToken(order)
@@ -202,15 +204,18 @@ func (t *tokenTable) scan(src []byte) (checkpoints []uint64, lines uint32) {
 	// Random, as maphash's seed, so that no source can be made to collide
 	// (ids, and so the record, do not depend on the hash).
 	t.mix = [2]uint64{rand.Uint64(), rand.Uint64() | 1}
-	t.slots = make([]tokenSlot, 1024)
+	if t.slots == nil { // a zero tokenTable
+		t.slots = make([]tokenSlot, 1024)
+	}
 	t.mask = uint64(len(t.slots) - 1)
 	// About one distinct (token, line) pair per 8 bytes of real text, but
 	// never more than 64 Ki ahead: a document of few distinct words (the
 	// SPEC 14 corpus) would otherwise hold megabytes it never writes, and
 	// the collector sizes the heap by them.
-	occ := min(len(src)/8, 1<<16)
-	t.occID = make([]uint32, 0, occ)
-	t.occLine = make([]uint32, 0, occ)
+	if occ := min(len(src)/8, 1<<16); cap(t.occID) < occ {
+		t.occID = make([]uint32, 0, occ)
+		t.occLine = make([]uint32, 0, occ)
+	}
 	prevStart, prevEnd, prevID := 0, 0, uint32(0) // the last token seen
 	for start := 0; start < len(src); {
 		lines++
@@ -303,29 +308,102 @@ func (t *tokenTable) grow() {
 	}
 }
 
-// sorted returns the token ids in byte order of the tokens. The ids are
-// sorted by their tokens' first eight bytes, kept in the token table,
-// and only ties on them compare the tokens in src: most comparisons then
-// touch neither src nor the token table.
+// sorted returns the token ids in byte order of the tokens: by a radix
+// sort of their first eight bytes (kept in the token table), then each run
+// of tokens sharing them by their bytes in src. A comparison sort of the
+// ids read two tokens of the source per comparison; most runs are single
+// tokens in English, and short ones in Arabic (four letters).
 func (t *tokenTable) sorted(src []byte) []uint32 {
 	keys := make([]prefixKey, len(t.toks))
 	for id, tk := range t.toks {
 		keys[id] = prefixKey{tk.prefix, uint32(id)}
 	}
-	slices.SortFunc(keys, func(x, y prefixKey) int {
-		if x.prefix != y.prefix {
-			return cmp.Compare(x.prefix, y.prefix)
+	keys = sortPrefixes(keys)
+	for i := 0; i < len(keys); {
+		j := i + 1
+		for j < len(keys) && keys[j].prefix == keys[i].prefix {
+			j++
 		}
-		// Equal prefixes: the tokens agree on their first eight bytes, or
-		// one is shorter and padded with zero bytes the other holds.
-		a, b := &t.toks[x.id], &t.toks[y.id]
-		return bytes.Compare(src[a.start:a.end], src[b.start:b.end])
-	})
+		if j-i > 1 {
+			// The tokens agree on their first eight bytes, or some are
+			// shorter and padded with zero bytes others hold.
+			slices.SortFunc(keys[i:j], func(x, y prefixKey) int {
+				a, b := &t.toks[x.id], &t.toks[y.id]
+				return bytes.Compare(src[a.start:a.end], src[b.start:b.end])
+			})
+		}
+		i = j
+	}
 	order := make([]uint32, len(keys))
 	for i, k := range keys {
 		order[i] = k.id
 	}
 	return order
+}
+
+// sortPrefixes sorts keys by prefix (ties in any order), by an LSD radix
+// sort of its bytes that skips the bytes every key shares; a few keys, or
+// keys already in order, are sorted by comparison. It returns the sorted slice (keys or a copy).
+func sortPrefixes(keys []prefixKey) []prefixKey {
+	byPrefix := func(x, y prefixKey) int { return cmp.Compare(x.prefix, y.prefix) }
+	if len(keys) < 256 {
+		slices.SortFunc(keys, byPrefix)
+		return keys
+	}
+	if slices.IsSortedFunc(keys, byPrefix) {
+		return keys // a word list: tokens first seen in order
+	}
+	var tmp []prefixKey
+	for shift := uint(0); shift < 64; shift += 8 {
+		var count [256]int
+		for _, k := range keys {
+			count[byte(k.prefix>>shift)]++
+		}
+		if count[byte(keys[0].prefix>>shift)] == len(keys) {
+			continue // one value: the pass would keep the order
+		}
+		at := 0
+		for i, c := range count {
+			count[i] = at
+			at += c
+		}
+		if tmp == nil {
+			tmp = make([]prefixKey, len(keys))
+		}
+		for _, k := range keys {
+			b := byte(k.prefix >> shift)
+			tmp[count[b]] = k
+			count[b]++
+		}
+		keys, tmp = tmp, keys
+	}
+	return keys
+}
+
+// tokenTables recycles token tables from one document to the next: a
+// batch's documents are alike, and each would otherwise grow its hash
+// table and arrays from nothing, touching fresh memory.
+var tokenTables sync.Pool
+
+// maxPooledTokens: tables of more distinct tokens (unusual documents)
+// are not kept.
+const maxPooledTokens = 1 << 17
+
+func newTokenTable() *tokenTable {
+	if t, ok := tokenTables.Get().(*tokenTable); ok {
+		return t
+	}
+	return &tokenTable{slots: make([]tokenSlot, 1024)}
+}
+
+// release empties t and returns it to the pool; t must not be used again.
+func (t *tokenTable) release() {
+	if len(t.toks) > maxPooledTokens {
+		return
+	}
+	clear(t.slots)
+	t.toks, t.occID, t.occLine = t.toks[:0], t.occID[:0], t.occLine[:0]
+	tokenTables.Put(t)
 }
 
 // hash hashes tok, whose tokenPrefix is prefix. A token of at most eight
