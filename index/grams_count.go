@@ -221,6 +221,10 @@ func (g *gramCounts) countCodePoints(src []byte) {
 				sepEnd = p + 1
 				line += isLF(c)
 			}
+		} else if c >= 0xC2 && c <= 0xDF && p+1 < n && src[p+1]&0xC0 == 0x80 {
+			// charValue's first case inline: Arabic, Latin accents.
+			v, size = uint32(c&0x1F)<<6|uint32(src[p+1]&0x3F), 2
+			wideAt = p
 		} else {
 			if !utf8.FullRune(src[p:]) {
 				return
