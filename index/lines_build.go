@@ -389,6 +389,9 @@ var tokenTables sync.Pool
 // are not kept.
 const maxPooledTokens = 1 << 17
 
+// maxPooledOcc: longer (token, line) pair arrays are not kept.
+const maxPooledOcc = 1 << 18
+
 func newTokenTable() *tokenTable {
 	if t, ok := tokenTables.Get().(*tokenTable); ok {
 		return t
@@ -403,6 +406,11 @@ func (t *tokenTable) release() {
 	}
 	clear(t.slots)
 	t.toks, t.occID, t.occLine = t.toks[:0], t.occID[:0], t.occLine[:0]
+	if cap(t.occID) > maxPooledOcc {
+		// A long document of few words (many lines of one word): its
+		// pairs are not kept for the next.
+		t.occID, t.occLine = nil, nil
+	}
 	tokenTables.Put(t)
 }
 
