@@ -108,6 +108,18 @@ func diffInputs(t testing.TB) map[string][]byte {
 		wide = append(wide, 0xD8+byte(r.IntN(2)), 0x80+byte(r.IntN(64)))
 	}
 	in["arabic-random"] = wide
+	// Tokens sharing their first eight bytes, or equal to a shorter one
+	// padded with zero bytes, in random order (the sort's ties).
+	stems := []string{"abcdefgh", "abcdefg", "ab", "", "\x00", "مستودع", "\xd8\xa7\xd9\x84\xd9\x83\xd8\xaa"}
+	var ties []byte
+	for range 3000 {
+		tok := stems[r.IntN(len(stems))] + strings.Repeat("\x00", r.IntN(3)) + string("xyz\x00"[:r.IntN(5)])
+		if tok == "" {
+			tok = "q"
+		}
+		ties = append(append(ties, tok...), " \n"[r.IntN(2)])
+	}
+	in["prefix-ties"] = ties
 	in["bytes-random-big"] = randBytes(r, 300_000)
 	for _, pat := range strings.Fields(os.Getenv("CHRONICLE_INGEST_DIFF_DOCS")) {
 		paths, err := filepath.Glob(pat)

@@ -329,7 +329,11 @@ func (t *tokenTable) sorted(src []byte) []uint32 {
 			// shorter and padded with zero bytes others hold.
 			slices.SortFunc(keys[i:j], func(x, y prefixKey) int {
 				a, b := &t.toks[x.id], &t.toks[y.id]
-				return bytes.Compare(src[a.start:a.end], src[b.start:b.end])
+				from := uint32(0)
+				if a.end-a.start >= 8 && b.end-b.start >= 8 {
+					from = 8 // equal first eight bytes
+				}
+				return bytes.Compare(src[a.start+from:a.end], src[b.start+from:b.end])
 			})
 		}
 		i = j
