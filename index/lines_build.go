@@ -10,7 +10,6 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"slices"
-	"sync"
 
 	"github.com/casper-chronicle/chronicle/engine/find"
 
@@ -41,8 +40,7 @@ func appendLocator(out, src []byte, chunkSize int, checkpoints []uint64) []byte 
 }
 
 func buildLines(src []byte, chunkSize, blockSize int) []byte {
-	t := newTokenTable()
-	defer t.release()
+	var t tokenTable
 	checkpoints, lines := t.scan(src)
 	order := t.sorted(src)
 	flat := t.linesBySortedToken(order)
@@ -204,18 +202,15 @@ func (t *tokenTable) scan(src []byte) (checkpoints []uint64, lines uint32) {
 	// Random, as maphash's seed, so that no source can be made to collide
 	// (ids, and so the record, do not depend on the hash).
 	t.mix = [2]uint64{rand.Uint64(), rand.Uint64() | 1}
-	if t.slots == nil { // a zero tokenTable
-		t.slots = make([]tokenSlot, 1024)
-	}
+	t.slots = make([]tokenSlot, 1024)
 	t.mask = uint64(len(t.slots) - 1)
 	// About one distinct (token, line) pair per 8 bytes of real text, but
 	// never more than 64 Ki ahead: a document of few distinct words (the
 	// SPEC 14 corpus) would otherwise hold megabytes it never writes, and
 	// the collector sizes the heap by them.
-	if occ := min(len(src)/8, 1<<16); cap(t.occID) < occ {
-		t.occID = make([]uint32, 0, occ)
-		t.occLine = make([]uint32, 0, occ)
-	}
+	occ := min(len(src)/8, 1<<16)
+	t.occID = make([]uint32, 0, occ)
+	t.occLine = make([]uint32, 0, occ)
 	prevStart, prevEnd, prevID := 0, 0, uint32(0) // the last token seen
 	for start := 0; start < len(src); {
 		lines++
@@ -382,40 +377,6 @@ func sortPrefixes(keys []prefixKey) []prefixKey {
 		keys, tmp = tmp, keys
 	}
 	return keys
-}
-
-// tokenTables recycles token tables from one document to the next: a
-// batch's documents are alike, and each would otherwise grow its hash
-// table and arrays from nothing, touching fresh memory.
-var tokenTables sync.Pool
-
-// maxPooledTokens: tables of more distinct tokens (unusual documents)
-// are not kept.
-const maxPooledTokens = 1 << 17
-
-// maxPooledOcc: longer (token, line) pair arrays are not kept.
-const maxPooledOcc = 1 << 18
-
-func newTokenTable() *tokenTable {
-	if t, ok := tokenTables.Get().(*tokenTable); ok {
-		return t
-	}
-	return &tokenTable{slots: make([]tokenSlot, 1024)}
-}
-
-// release empties t and returns it to the pool; t must not be used again.
-func (t *tokenTable) release() {
-	if len(t.toks) > maxPooledTokens {
-		return
-	}
-	clear(t.slots)
-	t.toks, t.occID, t.occLine = t.toks[:0], t.occID[:0], t.occLine[:0]
-	if cap(t.occID) > maxPooledOcc {
-		// A long document of few words (many lines of one word): its
-		// pairs are not kept for the next.
-		t.occID, t.occLine = nil, nil
-	}
-	tokenTables.Put(t)
 }
 
 // hash hashes tok, whose tokenPrefix is prefix. A token of at most eight
