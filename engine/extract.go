@@ -45,6 +45,9 @@ func Extract(src []byte, doc [32]byte, profile Profile) ([]Event, error) {
 func extractLines(src []byte, doc [32]byte, profile Profile) ([]Event, error) {
 	var events []Event
 	err := ForEachLine(src, func(line Line) error {
+		if plainProse(line.Text) {
+			return nil // most lines: parseLine would say prose
+		}
 		e, ok, err := ExtractLine(doc, line.Number, line.Start, line.Text, profile)
 		if err != nil || !ok {
 			return err
@@ -60,6 +63,21 @@ func extractLines(src []byte, doc [32]byte, profile Profile) ([]Event, error) {
 		return nil, err
 	}
 	return events, nil
+}
+
+// plainProse reports that no grammar of any profile can match text, nor
+// fail on it: a typed record and a bad marker start with '@'; an Arabic
+// sentence ends with '.', and a literal statement with '.' then blanks.
+// Such a line is prose for parseLine, which this saves calling.
+func plainProse(text []byte) bool {
+	if len(text) > 0 && text[0] == '@' {
+		return false
+	}
+	end := len(text)
+	for end > 0 && isBlank(text[end-1]) {
+		end--
+	}
+	return end == 0 || text[end-1] != '.'
 }
 
 // ruleError is a grammar failure inside one line: the offset is relative to

@@ -2,7 +2,6 @@ package index
 
 import (
 	"bytes"
-	"slices"
 	"sync"
 	"unicode/utf8"
 
@@ -119,61 +118,153 @@ func (g *gramCounts) release() {
 // countGrams counts the lines holding each gram of src.
 func countGrams(src []byte) *gramCounts {
 	g := newGramCounts()
-	n := len(src)
-	line := uint32(1)
-	wide := false // src holds a byte ≥ 0x80: it may have code-point trigrams
-	for s := 0; s < n; line++ {
-		// The line is src[s:e], its LF included: every gram starting in it
-		// counts for it.
-		e := n
-		if k := bytes.IndexByte(src[s:], '\n'); k >= 0 {
-			e = s + k + 1
-		}
-		p := s
-		// Grams of all three lengths start at p < n-2.
-		slots, shift := g.tri.slots, g.tri.shift
-		for full := min(e, n-2); p < full; p++ {
-			c := src[p]
-			wide = wide || c >= 0x80
-			if u := &g.uni[c]; u.last != line {
-				u.last, u.count = line, u.count+1
-			}
-			c1 := src[p+1]
-			if b := &g.bi[uint32(c)<<8|uint32(c1)]; b.last != line {
-				b.last, b.count = line, b.count+1
-			}
-			// The trigram's home slot is checked inline; collisions,
-			// insertions and growth go through hit.
-			key := (uint32(c)<<16 | uint32(c1)<<8 | uint32(src[p+2])) + 1
-			if t := &slots[(key*0x9E3779B1)>>shift]; t.key == key {
-				if t.last != line {
-					t.last, t.count = line, t.count+1
-				}
-			} else {
-				g.tri.hit(key-1, line)
-				slots, shift = g.tri.slots, g.tri.shift
-			}
-		}
-		for ; p < e; p++ {
-			wide = wide || src[p] >= 0x80
-			if u := &g.uni[src[p]]; u.last != line {
-				u.last, u.count = line, u.count+1
-			}
-			if p+1 < n {
-				if b := &g.bi[uint32(src[p])<<8|uint32(src[p+1])]; b.last != line {
-					b.last, b.count = line, b.count+1
-				}
-			}
-			if p+2 < n {
-				g.tri.hit(uint32(src[p])<<16|uint32(src[p+1])<<8|uint32(src[p+2]), line)
-			}
-		}
-		s = e
-	}
-	if wide {
+	if g.countBytes(src) >= utf8.RuneSelf {
 		g.countCodePoints(src)
 	}
 	return g
+}
+
+// seen counts c, a line count last counted on line last, for line: once
+// per line, without a branch (which line comes first is unpredictable).
+func seen(c *lineCount, line uint32) {
+	d := c.last ^ line
+	c.count += (d | -d) >> 31 // 1 when last != line
+	c.last = line
+}
+
+// isLF is 1 for an LF, else 0.
+func isLF(c byte) uint32 {
+	if c == '\n' {
+		return 1
+	}
+	return 0
+}
+
+// countBytes counts the 1-, 2- and 3-byte grams of src, each on the line
+// where it starts (a line's LF is its last byte), in one pass without
+// cutting lines (real text has short lines: dictionaries, code); it
+// returns the bitwise or of src's bytes (≥ 0x80: src may hold code-point
+// trigrams).
+func (g *gramCounts) countBytes(src []byte) (or byte) {
+	n := len(src)
+	line := uint32(1)
+	p := 0
+	// Grams of all three lengths start at p < n-2.
+	slots, shift := g.tri.slots, g.tri.shift
+	for ; p < n-2; p++ {
+		c, c1 := src[p], src[p+1]
+		or |= c
+		seen(&g.uni[c], line)
+		seen(&g.bi[uint32(c)<<8|uint32(c1)], line)
+		// The trigram's home slot is checked inline; collisions,
+		// insertions and growth go through hit.
+		key := (uint32(c)<<16 | uint32(c1)<<8 | uint32(src[p+2])) + 1
+		if t := &slots[(key*0x9E3779B1)>>shift]; t.key == key {
+			seen(&t.lineCount, line)
+		} else {
+			g.tri.hit(key-1, line)
+			slots, shift = g.tri.slots, g.tri.shift
+		}
+		line += isLF(c)
+	}
+	for ; p < n; p++ { // the last two bytes: no trigram starts there
+		or |= src[p]
+		seen(&g.uni[src[p]], line)
+		if p+1 < n {
+			seen(&g.bi[uint32(src[p])<<8|uint32(src[p+1])], line)
+		}
+		line += isLF(src[p])
+	}
+	return or
+}
+
+// countCodePoints adds the code-point trigrams of src (eachCPGram) to g.cp,
+// each counted on the line where it starts. The walk is eachCPGramIn's,
+// with the line counted as LFs go by (LF is a separator: no trigram holds
+// one). A trigram holds a byte ≥ 0x80, so once the last two characters
+// are ASCII, the ASCII run ahead is skipped up to two bytes before the
+// next wide byte, its LFs counted by a byte scan: most English or code has
+// few wide characters.
+func (g *gramCounts) countCodePoints(src []byte) {
+	n := len(src)
+	p := 0
+	for p < n && src[p]&0xC0 == 0x80 {
+		p++ // from the first character boundary
+	}
+	line := uint32(1)
+	// The last three characters: their offsets and values. sepEnd: the
+	// end of the last separator, so a trigram starting before it holds
+	// one; wideAt: the last character with a byte ≥ 0x80.
+	var at0, at1, at2 int
+	var v0, v1, v2 uint32
+	have, sepEnd, wideAt := 0, p, -1
+	for p < n {
+		c := src[p]
+		v, size := uint32(c), 1
+		if c < utf8.RuneSelf {
+			if noWidePending(have, wideAt, at1, at2) {
+				q := p
+				for q < n && src[q] < utf8.RuneSelf {
+					q++
+				}
+				if q == n {
+					return
+				}
+				if to := q - 2; to > p {
+					line += uint32(bytes.Count(src[p:to], lf))
+					have, sepEnd, wideAt, p = 0, to, -1, to
+					c = src[p]
+					v = uint32(c)
+				}
+			}
+			if find.IsSeparator(c) {
+				sepEnd = p + 1
+				line += isLF(c)
+			}
+		} else if c >= 0xC2 && c <= 0xDF && p+1 < n && src[p+1]&0xC0 == 0x80 {
+			// charValue's first case inline: Arabic, Latin accents.
+			v, size = uint32(c&0x1F)<<6|uint32(src[p+1]&0x3F), 2
+			wideAt = p
+		} else {
+			if !utf8.FullRune(src[p:]) {
+				return
+			}
+			v, size = charValue(src[p:])
+			wideAt = p
+		}
+		at0, at1, at2 = at1, at2, p
+		v0, v1, v2 = v1, v2, v
+		have++
+		p += size
+		if have >= 3 && at0 >= sepEnd && wideAt >= at0 {
+			g.cp.hitHome(cpHash(v0, v1, v2), line)
+		}
+	}
+}
+
+var lf = []byte{'\n'}
+
+// noWidePending reports whether none of the last two characters walked
+// (of have, the last at at2, the one before at at1) is the wide one at
+// wideAt: no trigram still to be completed holds a wide character.
+func noWidePending(have, wideAt, at1, at2 int) bool {
+	switch have {
+	case 0:
+		return true
+	case 1:
+		return wideAt < at2
+	}
+	return wideAt < at1
+}
+
+// hitHome is hit with the home slot checked inline.
+func (t *triTable) hitHome(tri, line uint32) {
+	key := tri + 1
+	if s := &t.slots[(key*0x9E3779B1)>>t.shift]; s.key == key {
+		seen(&s.lineCount, line)
+		return
+	}
+	t.hit(tri, line)
 }
 
 // Gram kinds: the first byte of a gram key after the group. Kinds 1-3 are
@@ -284,61 +375,6 @@ func eachCPGramIn(b []byte, from, to int, fn func(at int, h uint32)) {
 	}
 }
 
-// countCodePoints adds the code-point trigrams of src to g.cp, each counted
-// on the line where it starts. A trigram holds a byte ≥ 0x80, so only the
-// stretches of text within two characters of one are walked: most English
-// or code has a few, and its ASCII runs are skipped with a byte scan.
-func (g *gramCounts) countCodePoints(src []byte) {
-	line, lineEnd := uint32(1), -1
-	if k := bytes.IndexByte(src, '\n'); k >= 0 {
-		lineEnd = k
-	}
-	hit := func(at int, h uint32) {
-		for lineEnd >= 0 && at > lineEnd {
-			line++
-			if k := bytes.IndexByte(src[lineEnd+1:], '\n'); k >= 0 {
-				lineEnd += 1 + k
-			} else {
-				lineEnd = -1
-			}
-		}
-		g.cp.hit(h, line)
-	}
-	i := 0
-	for i < len(src) && src[i]&0xC0 == 0x80 {
-		i++ // as eachCPGram: from the first character boundary
-	}
-	for i < len(src) {
-		q := i
-		for q < len(src) && src[q] < 0x80 {
-			q++
-		}
-		if q == len(src) {
-			return
-		}
-		// src[i:q] is ASCII, so the two bytes before q are characters; the
-		// stretch ends after two ASCII characters following its last wide
-		// byte (or at the end).
-		from := max(i, q-2)
-		end, ascii := q, 0
-		for end < len(src) && ascii < 2 {
-			if src[end] < 0x80 {
-				ascii++
-			} else {
-				ascii = 0
-			}
-			end++
-		}
-		eachCPGramIn(src, from, end, hit)
-		if end == len(src) {
-			return
-		}
-		// The next stretch may start with the last two ASCII characters:
-		// a trigram needs three, so none is walked twice.
-		i = end - 2
-	}
-}
-
 // each calls fn for every gram with its line count, by kind then gram (the
 // order of their keys).
 func (g *gramCounts) each(fn func(n int, gram, lines uint32) error) error {
@@ -356,43 +392,53 @@ func (g *gramCounts) each(fn func(n int, gram, lines uint32) error) error {
 			}
 		}
 	}
-	keys := make([]uint32, 0, g.tri.n)
-	for _, s := range g.tri.slots {
-		if s.key != 0 {
-			keys = append(keys, s.key-1)
+	// Trigrams by gram: (gram, line count) pairs radix-sorted by gram,
+	// read from the slots in one pass (no probe per gram).
+	size := max(g.tri.n, g.cp.n)
+	pairs, tmp := make([]uint64, 0, size), make([]uint64, size)
+	for _, t := range []struct {
+		kind  int
+		table *triTable
+	}{{3, &g.tri}, {kindCP, &g.cp}} {
+		pairs = pairs[:0]
+		for _, s := range t.table.slots {
+			if s.key != 0 {
+				pairs = append(pairs, uint64(s.key-1)<<32|uint64(s.count))
+			}
 		}
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		if err := fn(3, k, g.tri.lines(k)); err != nil {
-			return err
-		}
-	}
-	keys = keys[:0]
-	for _, s := range g.cp.slots {
-		if s.key != 0 {
-			keys = append(keys, s.key-1)
-		}
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		if err := fn(kindCP, k, g.cp.lines(k)); err != nil {
-			return err
+		sorted := sortGramPairs(pairs, tmp)
+		for _, p := range sorted {
+			if err := fn(t.kind, uint32(p>>32), uint32(p)); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
 }
 
-// lines returns the line count of trigram tri (0 when absent).
-func (t *triTable) lines(tri uint32) uint32 {
-	key := tri + 1
-	mask := uint32(len(t.slots) - 1)
-	for h := (key * 0x9E3779B1) >> t.shift; ; h = (h + 1) & mask {
-		switch t.slots[h].key {
-		case key:
-			return t.slots[h].count
-		case 0:
-			return 0
+// sortGramPairs sorts pairs of a 24-bit gram (bits 32 to 55) and a count
+// (the low 32 bits) by gram, with tmp (as long as pairs) as scratch: an
+// LSD radix sort of the gram's three bytes, where a comparison sort of
+// tens of thousands of grams per document was a tenth of counting them.
+// It returns the sorted slice, which is tmp's array (three passes).
+func sortGramPairs(pairs, tmp []uint64) []uint64 {
+	tmp = tmp[:len(pairs)]
+	for shift := uint(32); shift < 56; shift += 8 {
+		var count [256]int
+		for _, p := range pairs {
+			count[byte(p>>shift)]++
 		}
+		at := 0
+		for i, c := range count {
+			count[i] = at
+			at += c
+		}
+		for _, p := range pairs {
+			b := byte(p >> shift)
+			tmp[count[b]] = p
+			count[b]++
+		}
+		pairs, tmp = tmp, pairs
 	}
+	return pairs
 }

@@ -78,7 +78,16 @@ func gramHash(k uint64) uint64 {
 func (s *gramSet) addToken(tok []byte) {
 	var a, b uint32
 	for i, n := 0, 0; i < len(tok); n++ {
-		u, size := nextUnit(tok[i:])
+		// nextUnit, its two common cases inline.
+		var u uint32
+		size := 1
+		if c := tok[i]; c < utf8.RuneSelf {
+			u = uint32(c)
+		} else if c >= 0xC2 && c <= 0xDF && i+1 < len(tok) && tok[i+1]&0xC0 == 0x80 {
+			u, size = uint32(c&0x1F)<<6|uint32(tok[i+1]&0x3F), 2
+		} else {
+			u, size = nextUnit(tok[i:])
+		}
 		i += size
 		// A block has a few dozen distinct characters among thousands:
 		// those below 2048 (ASCII, Latin, Arabic) are kept in a bitmap
@@ -90,7 +99,12 @@ func (s *gramSet) addToken(tok []byte) {
 			s.add(gramHash(unigramKey(u)))
 		}
 		if n >= 2 {
-			s.add(gramHash(trigramKey(a, b, u)))
+			// Most of a block's trigrams repeat: one already in its home
+			// slot is found inline.
+			h := gramHash(trigramKey(a, b, u))
+			if len(s.slots) == 0 || s.slots[h&uint64(len(s.slots)-1)] != h || h == 0 {
+				s.add(h)
+			}
 		}
 		a, b = b, u
 	}
