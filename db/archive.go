@@ -48,6 +48,9 @@ type Archive struct {
 	path string
 	bolt *bolt.DB // nil while a writer has released the archive (Release)
 	opts Options
+	// chunkSize, when set, replaces ChunkSize for new documents (tests of
+	// archives written before ChunkSize changed).
+	chunkSize int
 	// yielded is when a batch (ingest, check) last left the archive free
 	// for long enough that a waiting process got its turn (yield).
 	yielded time.Time

@@ -169,10 +169,10 @@ func TestCorruptDocument(t *testing.T) {
 			return putRecord(t, tx, doc, m)
 		}, false},
 		{"record chunk_size negative", func(t *testing.T, tx *bolt.Tx, doc db.Digest) error {
-			// One flipped byte: "chunk_size":65536 → "chunk_size":-5536.
+			// One changed byte: "chunk_size":16384 → "chunk_size":-6384.
 			raw := tx.Bucket([]byte("docs")).Get(doc[:])
-			require.Contains(t, string(raw), `"chunk_size":65536`)
-			return tx.Bucket([]byte("docs")).Put(doc[:], bytes.Replace(raw, []byte(`:65536`), []byte(`:-5536`), 1))
+			require.Contains(t, string(raw), `"chunk_size":16384`)
+			return tx.Bucket([]byte("docs")).Put(doc[:], bytes.Replace(raw, []byte(`:16384`), []byte(`:-6384`), 1))
 		}, false},
 		{"record version changed", func(t *testing.T, tx *bolt.Tx, doc db.Digest) error {
 			m := recordOf(t, tx, doc)

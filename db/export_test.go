@@ -43,3 +43,7 @@ func (a *Archive) GramsDumpForTest() (map[string]string, error) {
 	})
 	return m, err
 }
+
+// SetChunkSizeForTest makes a write new documents in chunks of n bytes, as
+// an archive written before ChunkSize changed did.
+func (a *Archive) SetChunkSizeForTest(n int) { a.chunkSize = n }

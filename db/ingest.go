@@ -183,6 +183,7 @@ type prepared struct {
 	eventsFrame  []byte
 	frameSHA256  Digest
 	frames       [][]byte
+	chunkSize    int
 	ix           *indexPrep
 }
 
@@ -190,7 +191,7 @@ type prepared struct {
 // stores. A rejected source returns the extraction error.
 func (a *Archive) prepareDocument(src []byte, importedAt uint64) (*prepared, error) {
 	p := &prepared{}
-	defer p.startSource(src)()
+	defer p.startSource(src, a.newChunkSize())()
 	store, err := engine.NewStore(src, importedAt)
 	if err != nil {
 		return nil, err
@@ -205,23 +206,24 @@ func (a *Archive) prepareDocument(src []byte, importedAt uint64) (*prepared, err
 // (an import keeps its exact bytes).
 func (a *Archive) prepareStore(store *engine.Store, storeBytes []byte) *prepared {
 	p := &prepared{}
-	defer p.startSource(store.Source)()
+	defer p.startSource(store.Source, a.newChunkSize())()
 	p.setStore(a, store, storeBytes)
 	return p
 }
 
 // startSource compresses the source and computes its index entries on
 // other goroutines; the returned function waits for them.
-func (p *prepared) startSource(src []byte) (wait func()) {
+func (p *prepared) startSource(src []byte, chunkSize int) (wait func()) {
+	p.chunkSize = chunkSize
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() {
 		defer wg.Done()
-		p.ix = prepareIndex(src, ChunkSize)
+		p.ix = prepareIndex(src, chunkSize)
 	}()
 	go func() {
 		defer wg.Done()
-		p.frames = compressSource(src)
+		p.frames = compressSource(src, chunkSize)
 	}()
 	return wg.Wait
 }
@@ -258,7 +260,7 @@ func (a *Archive) putDocument(tx *bolt.Tx, p *prepared) (d *Document, committed 
 		StoreSHA256:  p.storeSHA256,
 		EventsSHA256: p.eventsSHA256,
 		FrameSHA256:  &p.frameSHA256,
-		ChunkSize:    ChunkSize,
+		ChunkSize:    p.chunkSize,
 		Codec:        CodecS2,
 		Names:        []string{},
 	}

@@ -173,6 +173,7 @@ func TestLineIndexV1Records(t *testing.T) {
 	samples, err := filepath.Glob("../testdata/samples/*.txt")
 	require.NoError(t, err)
 	require.Len(t, samples, 2)
+	a.SetChunkSizeForTest(64 << 10) // the chunks of a schema 10 archive, as the V1 records say
 	for i, p := range samples {
 		src, err := os.ReadFile(p)
 		require.NoError(t, err)
@@ -308,7 +309,7 @@ func TestFindLinesAcrossChunks(t *testing.T) {
 	var b bytes.Buffer
 	b.WriteString("Alice opens\n")
 	b.WriteString(strings.Repeat("word ", 3*db.ChunkSize/5) + "Alice in a long line\n") // spans 3+ chunks
-	for b.Len() < 4*db.ChunkSize-len(" Alice CR")-1 {
+	for b.Len()+len("filler line\n") <= 4*db.ChunkSize-len(" Alice CR")-1 {
 		b.WriteString("filler line\n")
 	}
 	pad := 4*db.ChunkSize - b.Len() - len(" Alice CR") - 1
