@@ -147,14 +147,22 @@ func gramList(each func(fn func(n int, gram, lines uint32) error) error) []gramC
 	return out
 }
 
+// withoutSeparatorTrigrams drops the trigrams holding a separator, which
+// countGrams no longer counts (indexedGram leaves them out of the
+// postings).
+func withoutSeparatorTrigrams(gs []gramCount) []gramCount {
+	return slices.DeleteFunc(gs, func(g gramCount) bool { return g.n == 3 && !indexedGram(3, g.gram) })
+}
+
 // TestCountGramsEqualsReference: the gram counts, in the order each gives
-// them, are the reference's (twice each, so that pooled tables are reused).
+// them, are the reference's but for the trigrams holding a separator
+// (twice each, so that pooled tables are reused).
 func TestCountGramsEqualsReference(t *testing.T) {
 	for name, src := range diffInputs(t) {
 		for range 2 {
 			want := refCountGrams(src)
 			got := countGrams(src)
-			require.Equal(t, gramList(want.each), gramList(got.each), "%s", name)
+			require.Equal(t, withoutSeparatorTrigrams(gramList(want.each)), gramList(got.each), "%s", name)
 			want.release()
 			got.release()
 		}

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -614,6 +615,9 @@ func TestGramCountsEach(t *testing.T) {
 		}))
 		var want []string
 		for g := range gramsOf(src) {
+			if len(g) == 3 && strings.ContainsFunc(g, func(r rune) bool { return r < 0x80 && find.IsSeparator(byte(r)) }) {
+				continue // never looked up, so not counted (indexedGram)
+			}
 			want = append(want, string(rune(len(g)))+g)
 		}
 		cp := cpGramsOf(src)
@@ -627,6 +631,9 @@ func TestGramCountsEach(t *testing.T) {
 		require.Equal(t, want, got, "src %q", src)
 		wantCounts := map[string]uint32{}
 		for g, c := range lineCountsOf(src) {
+			if len(g) == 3 && !indexedGram(3, uint32(g[0])<<16|uint32(g[1])<<8|uint32(g[2])) {
+				continue
+			}
 			wantCounts[string(rune(len(g)))+g] = c
 		}
 		for h, offs := range cp {
