@@ -36,6 +36,7 @@ type Prepared struct {
 	importedAt uint64
 	p          *prepared
 	err        error
+	known      bool // PrepareKnown: nothing was prepared
 }
 
 // Prepare computes everything Ingest of src would store. It touches no
@@ -46,6 +47,29 @@ func (a *Archive) Prepare(src []byte, importedAt uint64) *Prepared {
 	pp := &Prepared{src: src, importedAt: importedAt}
 	pp.p, pp.err = a.prepareDocument(src, importedAt)
 	return pp
+}
+
+// PrepareKnown is Prepare of a source whose document the archive already
+// holds (KnownDocuments): IngestPrepared will only add its names and
+// receipt, so nothing is extracted, compressed or indexed. Should the
+// document be missing after all, IngestPrepared prepares it then.
+func (a *Archive) PrepareKnown(src []byte, importedAt uint64) *Prepared {
+	return &Prepared{src: src, importedAt: importedAt, known: true}
+}
+
+// KnownDocuments returns the digests of the archive's documents, for a
+// batch to tell which of its files need no preparation (PrepareKnown).
+func (a *Archive) KnownDocuments() (map[Digest]bool, error) {
+	known := map[Digest]bool{}
+	err := a.bolt.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketDocs).ForEach(func(k, _ []byte) error {
+			if len(k) == len(Digest{}) {
+				known[Digest(k)] = true
+			}
+			return nil
+		})
+	})
+	return known, err
 }
 
 // IngestPrepared is Ingest of the source pp was prepared from (an existing
@@ -83,7 +107,7 @@ func (a *Archive) ingest(src []byte, importedAt uint64, pp *Prepared, names []st
 		if p != nil {
 			return nil
 		}
-		if pp != nil {
+		if pp != nil && !pp.known {
 			p = pp.p
 			return pp.err
 		}

@@ -1,6 +1,7 @@
 package repl
 
 import (
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -40,8 +41,14 @@ func runIngest(x *ctx) (err error) {
 		return err
 	}
 	var a *db.Archive
+	var known map[db.Digest]bool
 	if files > 0 { // nothing to ingest: the archive is not opened (or created)
 		if a, err = x.open(true); err != nil {
+			return err
+		}
+		// Files whose contents the archive holds already need no
+		// preparation: re-ingesting a directory only adds names.
+		if known, err = a.KnownDocuments(); err != nil {
 			return err
 		}
 		// Hold the lock only while each document commits: readers (and
@@ -66,7 +73,7 @@ func runIngest(x *ctx) (err error) {
 	}
 	var pre *preparer
 	if a != nil {
-		pre = startPreparing(a, paths, importedAt)
+		pre = startPreparing(a, paths, importedAt, known)
 		defer pre.close()
 	}
 	interrupted := x.env.Interrupted // the CLI's too: Exec catches Ctrl-C for ingest
@@ -149,7 +156,7 @@ type prepared struct {
 	err  error
 }
 
-func startPreparing(a *db.Archive, paths []string, importedAt uint64) *preparer {
+func startPreparing(a *db.Archive, paths []string, importedAt uint64, known map[db.Digest]bool) *preparer {
 	pr := &preparer{next: make(chan prepared), stop: make(chan struct{}), done: make(chan struct{})}
 	// Two files are prepared at once, each on its own goroutine, and
 	// handed over in order: worker w prepares files w, w+2, ... and waits
@@ -167,7 +174,11 @@ func startPreparing(a *db.Archive, paths []string, importedAt uint64) *preparer 
 			for i := w; i < len(paths); i += workers {
 				f := prepared{path: paths[i]}
 				if f.src, f.err = fileio.ReadLimited(paths[i], engine.MaxSourceSize); f.err == nil {
-					f.pp = a.Prepare(f.src, importedAt)
+					if known[sha256.Sum256(f.src)] {
+						f.pp = a.PrepareKnown(f.src, importedAt)
+					} else {
+						f.pp = a.Prepare(f.src, importedAt)
+					}
 				}
 				select {
 				case slots[w] <- f:
