@@ -63,6 +63,19 @@ type benchDoc struct {
 	src  []byte
 }
 
+// BenchmarkCountGrams times gram counting with the compaction into sorted
+// entries, on the same documents.
+func BenchmarkCountGrams(b *testing.B) {
+	for _, c := range benchDocs(b) {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(c.src)))
+			for b.Loop() {
+				index.CountGrams(c.src).Compact(0)
+			}
+		})
+	}
+}
+
 func BenchmarkBuildLines(b *testing.B) {
 	for _, c := range benchDocs(b) {
 		b.Run(c.name, func(b *testing.B) {
