@@ -165,7 +165,7 @@ func (a *Archive) FindUpTo(q *find.Query, limit int, upTo uint64) ([]FindHit, Fi
 	a.parallel(len(cands), func(func() int) {
 		var sc lineScorer
 		for j := take(); j >= 0; j = take() {
-			sd, err := a.scoreDoc(cands[j].Seq, q, &sc)
+			sd, err := a.scoreDoc(cands[j], q, &sc)
 			done(j, sd, err)
 		}
 	})
@@ -250,11 +250,14 @@ type lineScorer struct {
 	dict []byte
 }
 
-// scoreDoc scores document seq from its line index. A document without one
-// (its archive was not reindexed) is searched whole instead. It runs on a
-// worker goroutine, so a panic from a damaged bbolt page becomes an error
-// here (the caller's recover cannot see it).
-func (a *Archive) scoreDoc(seq uint64, q *find.Query, sc *lineScorer) (sd scoredDoc, err error) {
+// scoreDoc scores candidate c from its line index. A document without one
+// (its archive was not reindexed) is searched whole instead. When the term
+// index counted its matching lines exactly (c.Exact), only the lines to
+// list are looked up. It runs on a worker goroutine, so a panic from a
+// damaged bbolt page becomes an error here (the caller's recover cannot
+// see it).
+func (a *Archive) scoreDoc(c index.Bound, q *find.Query, sc *lineScorer) (sd scoredDoc, err error) {
+	seq := c.Seq
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if r := recover(); r != nil {
@@ -272,7 +275,25 @@ func (a *Archive) scoreDoc(seq uint64, q *find.Query, sc *lineScorer) (sd scored
 			return a.lineIndexError(tx, seq, err)
 		}
 		sc.dict = l.Dict()
-		sd.total, sd.top, err = sc.Score(l, q, find.MaxMatches)
+		if c.Exact {
+			sd.total = int(min(c.Lines, uint64(l.NumLines)+1))
+			var fromSource bool
+			if c.Lines <= uint64(l.NumLines) {
+				if sd.top, fromSource, err = a.firstLinesFromSource(tx, seq, l, q, sd.total); err != nil {
+					return err
+				}
+			}
+			if !fromSource {
+				sd.top, err = sc.ScoreFirst(l, q, find.MaxMatches)
+			}
+			if err == nil && (c.Lines > uint64(l.NumLines) || len(sd.top) != min(sd.total, find.MaxMatches)) {
+				// Both indexes are sealed and were built from the same
+				// bytes: a disagreement is damage, never an answer.
+				err = fmt.Errorf("%w: the term index counts %d lines holding the term, the line index lists %d", index.ErrLineIndex, sd.total, len(sd.top))
+			}
+		} else {
+			sd.total, sd.top, err = sc.Score(l, q, find.MaxMatches)
+		}
 		if err != nil {
 			return a.lineIndexError(tx, seq, err)
 		}

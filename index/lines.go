@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"math/bits"
+	"slices"
 
 	"github.com/casper-chronicle/chronicle/engine"
 	"github.com/casper-chronicle/chronicle/engine/find"
@@ -551,6 +552,18 @@ func (s *LineScorer) scoreTerms(l *Lines, terms []scoreTerm, max int) (total int
 			s.sets16 = make([]uint16, n)
 		}
 	}
+	s.prepareTerms(terms)
+	for b := range l.blocks {
+		if err := s.scoreBlock(l, b, terms); err != nil {
+			return 0, nil, err
+		}
+	}
+	return s.best(terms, max, l.NumLines)
+}
+
+// prepareTerms computes the grams and finders of terms and the scorer's
+// table of one-byte terms.
+func (s *LineScorer) prepareTerms(terms []scoreTerm) {
 	// A term's grams stay valid when a later term's append moves s.grams:
 	// the old array keeps them.
 	s.grams = s.grams[:0]
@@ -566,16 +579,73 @@ func (s *LineScorer) scoreTerms(l *Lines, terms []scoreTerm, max int) (total int
 			s.oneByte |= 1 << t
 		}
 	}
-	for b := range l.blocks {
-		if err := s.scoreBlock(l, b, terms); err != nil {
-			return 0, nil, err
-		}
-	}
-	return s.best(terms, max, l.NumLines)
 }
 
-// scoreBlock scores the lines of the tokens of block b that hold a term.
-func (s *LineScorer) scoreBlock(l *Lines, b int, terms []scoreTerm) error {
+// ScoreFirst is Score for a query of one distinct term whose number of
+// matching lines in the document the caller knows exactly (the term
+// index counts, for a term of up to three bytes, the lines holding it):
+// it finds only the first max lines holding the term, the ones Score
+// lists (their scores are equal, so they rank by line), reading each
+// matching token's posting only while it can still add one. A common
+// letter's lines are a union of thousands of long postings; their first
+// lines are a few entries of each.
+func (s *LineScorer) ScoreFirst(l *Lines, q *find.Query, max int) ([]LineScore, error) {
+	s.terms = s.terms[:0]
+	for term, weight := range q.Distinct() {
+		s.terms = append(s.terms, scoreTerm{term: term, weight: uint8(weight)})
+	}
+	if len(s.terms) != 1 || max <= 0 {
+		return nil, fmt.Errorf("index: ScoreFirst scores one term, not %d", len(s.terms))
+	}
+	s.prepareTerms(s.terms)
+	first := make([]uint32, 0, max+1) // ascending, distinct
+	for b := range l.blocks {
+		v, masks, err := s.matchBlock(l, b, s.terms)
+		if err != nil {
+			return nil, err
+		}
+		var cur postingCursor
+		for ord, mask := range masks {
+			if mask == 0 {
+				continue
+			}
+			body, line, err := v.posting(&cur, ord)
+			if err != nil {
+				return nil, err
+			}
+			for one := line != 0; one || len(body) > 0; one = false {
+				if !one {
+					d, k := binary.Uvarint(body)
+					if k <= 0 || d == 0 {
+						return nil, fmt.Errorf("%w: posting of token %d", ErrLineIndex, v.first+ord)
+					}
+					line += d
+					body = body[k:]
+				}
+				if line > uint64(l.NumLines) {
+					return nil, fmt.Errorf("%w: token %d on line %d of %d", ErrLineIndex, v.first+ord, line, l.NumLines)
+				}
+				if len(first) == max && uint32(line) >= first[max-1] {
+					break // the posting ascends: the rest come later still
+				}
+				if i, found := slices.BinarySearch(first, uint32(line)); !found {
+					first = slices.Insert(first, i, uint32(line))
+					first = first[:min(len(first), max)]
+				}
+			}
+		}
+	}
+	top := make([]LineScore, len(first))
+	for i, ln := range first {
+		top[i] = LineScore{Line: int(ln), Score: int(s.terms[0].weight)}
+	}
+	return top, nil
+}
+
+// matchBlock opens block b if its filter lets a term in, and marks for
+// each of its tokens the terms it contains (masks, nil when the block is
+// not opened).
+func (s *LineScorer) matchBlock(l *Lines, b int, terms []scoreTerm) (blockView, []uint64, error) {
 	blk := &l.blocks[b]
 	var may uint64
 	for t := range terms {
@@ -584,11 +654,11 @@ func (s *LineScorer) scoreBlock(l *Lines, b int, terms []scoreTerm) error {
 		}
 	}
 	if may == 0 {
-		return nil
+		return blockView{}, nil, nil
 	}
 	v, err := s.open(l, b)
 	if err != nil {
-		return err
+		return v, nil, err
 	}
 	if cap(s.tokenTerms) < v.tokens {
 		s.tokenTerms = make([]uint64, v.tokens)
@@ -604,7 +674,7 @@ func (s *LineScorer) scoreBlock(l *Lines, b int, terms []scoreTerm) error {
 	// costs a twentieth of the pass.
 	if one := may & s.oneByte; one != 0 && (one&(one-1) != 0 || s.byteCommon(v.raw, terms[bits.TrailingZeros64(one)].term[0])) {
 		if err := s.matchBytes(v, masks, one); err != nil {
-			return fmt.Errorf("%w: %v", ErrLineIndex, err)
+			return v, nil, fmt.Errorf("%w: %v", ErrLineIndex, err)
 		}
 		may &^= one
 	}
@@ -617,8 +687,17 @@ func (s *LineScorer) scoreBlock(l *Lines, b int, terms []scoreTerm) error {
 			masks[ord] |= 1 << t
 			return nil
 		}); err != nil {
-			return err
+			return v, nil, err
 		}
+	}
+	return v, masks, nil
+}
+
+// scoreBlock scores the lines of the tokens of block b that hold a term.
+func (s *LineScorer) scoreBlock(l *Lines, b int, terms []scoreTerm) error {
+	v, masks, err := s.matchBlock(l, b, terms)
+	if err != nil || masks == nil {
+		return err
 	}
 	// One term (the common case) needs no set per line: a line is counted
 	// when its score is still zero.

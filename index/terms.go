@@ -665,6 +665,11 @@ type Bound struct {
 	Seq   uint64
 	Terms int
 	Lines uint64
+	// Exact: Lines is the document's number of lines holding the query's
+	// only distinct term, not a bound. A gram's count is the number of
+	// lines it starts in, and a term of up to three bytes is its own gram
+	// and holds no LF, so it lies wholly in each of those lines.
+	Exact bool
 }
 
 // Candidates returns, in ascending order, the sequence numbers (1..maxSeq)
@@ -805,7 +810,8 @@ func Bounds(tx *bolt.Tx, maxSeq uint64, terms [][]byte) ([]Bound, error) {
 			} else {
 				lines = min(lines, 1)
 			}
-			out = append(out, Bound{Seq: seq, Terms: ubTerms[bit], Lines: lines})
+			exact := len(distinct) == 1 && len(distinct[0].grams) == 1 && distinct[0].grams[0][0] <= 3
+			out = append(out, Bound{Seq: seq, Terms: ubTerms[bit], Lines: lines, Exact: exact})
 		}
 	}
 	return out, nil

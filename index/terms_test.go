@@ -285,7 +285,8 @@ func exactKey(src []byte, terms [][]byte) (best int, lines uint64) {
 }
 
 // TestBoundsExactForShortTerms: for terms of at most three bytes the line
-// bound of one term is exact, and the LF count caps the sum.
+// bound of one term is exact (and marked so when it is the query's only
+// distinct term), and the LF count caps the sum.
 func TestBoundsExactForShortTerms(t *testing.T) {
 	db := openTestDB(t)
 	src := []byte("the cat\nthe the\nno\nxthe\n\nothe")
@@ -295,12 +296,13 @@ func TestBoundsExactForShortTerms(t *testing.T) {
 			terms []string
 			want  Bound
 		}{
-			{[]string{"the"}, Bound{1, 1, 4}},
-			{[]string{"o"}, Bound{1, 1, 2}},
-			{[]string{"the", "the"}, Bound{1, 2, 4}},
-			{[]string{"the", "t", "h", "e"}, Bound{1, 4, 6}}, // 5 LF: at most 6 lines
-			{[]string{"cat", "zz"}, Bound{1, 1, 1}},
-			{[]string{"othe"}, Bound{1, 1, 1}}, // the smaller of "oth" (1 line) and "the" (4)
+			// One distinct term of up to three bytes: its count is exact.
+			{[]string{"the"}, Bound{1, 1, 4, true}},
+			{[]string{"o"}, Bound{1, 1, 2, true}},
+			{[]string{"the", "the"}, Bound{1, 2, 4, true}},
+			{[]string{"the", "t", "h", "e"}, Bound{1, 4, 6, false}}, // 5 LF: at most 6 lines
+			{[]string{"cat", "zz"}, Bound{1, 1, 1, false}},
+			{[]string{"othe"}, Bound{1, 1, 1, false}}, // the smaller of "oth" (1 line) and "the" (4)
 		} {
 			var terms [][]byte
 			for _, s := range c.terms {
