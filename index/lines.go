@@ -604,6 +604,9 @@ func (s *LineScorer) ScoreFirst(l *Lines, q *find.Query, max int) ([]LineScore, 
 		if err != nil {
 			return nil, err
 		}
+		// The posting walk is scoreBlock's, written out again: a shared
+		// iterator (a call per line, too big to inline) made 16 one-letter
+		// terms 35 % slower there.
 		var cur postingCursor
 		for ord, mask := range masks {
 			if mask == 0 {
