@@ -239,6 +239,7 @@ type scoredDoc struct {
 	total int                // matching lines
 	top   []index.LineScore  // the lines to list, in result order
 	loc   *index.LineLocator // where they are (from the checked record)
+	doc   *Document          // its record, when scoring read it already
 	hit   *FindHit           // set when the document was searched whole
 }
 
@@ -277,9 +278,12 @@ func (a *Archive) scoreDoc(c index.Bound, q *find.Query, sc *lineScorer) (sd sco
 		sc.dict = l.Dict()
 		if c.Exact {
 			sd.total = int(min(c.Lines, uint64(l.NumLines)+1))
+			if sd.loc, err = l.Locator(); err != nil {
+				return a.lineIndexError(tx, seq, err)
+			}
 			var fromSource bool
 			if c.Lines <= uint64(l.NumLines) {
-				if sd.top, fromSource, err = a.firstLinesFromSource(tx, seq, l, q, sd.total); err != nil {
+				if sd.doc, sd.top, fromSource, err = a.firstLinesFromSource(tx, seq, sd.loc, q, sd.total); err != nil {
 					return err
 				}
 			}
@@ -297,7 +301,7 @@ func (a *Archive) scoreDoc(c index.Bound, q *find.Query, sc *lineScorer) (sd sco
 		if err != nil {
 			return a.lineIndexError(tx, seq, err)
 		}
-		if sd.total > 0 {
+		if sd.total > 0 && sd.loc == nil {
 			// The locator is checked only for the documents that list
 			// lines: the others never read it.
 			if sd.loc, err = l.Locator(); err != nil {
@@ -307,6 +311,15 @@ func (a *Archive) scoreDoc(c index.Bound, q *find.Query, sc *lineScorer) (sd sco
 		return nil
 	})
 	return sd, err
+}
+
+// checkLocator checks that the line index's locator describes document
+// d's stored source, before its chunks are read through it.
+func (a *Archive) checkLocator(tx *bolt.Tx, d *Document, l *index.LineLocator) error {
+	if l.SourceSize != uint64(d.SourceSize) || l.ChunkSize != d.ChunkSize {
+		return a.lineIndexError(tx, d.Seq, fmt.Errorf("it describes %d bytes in chunks of %d", l.SourceSize, l.ChunkSize))
+	}
+	return nil
 }
 
 // lineIndexError names the document whose line index is damaged.
@@ -359,17 +372,20 @@ func (a *Archive) listLines(sd scoredDoc, q *find.Query) (h FindHit, err error) 
 		}
 	}()
 	err = a.bolt.View(func(tx *bolt.Tx) error {
-		d, err := docBySeq(tx, sd.seq)
-		if err != nil {
-			return err
+		d := sd.doc // read already when its lines were found in its source
+		if d == nil {
+			var err error
+			if d, err = docBySeq(tx, sd.seq); err != nil {
+				return err
+			}
+			if err := a.checkLocator(tx, d, sd.loc); err != nil {
+				return err
+			}
 		}
 		if err := a.checkEventTable(tx, d); err != nil {
 			return err
 		}
 		l := sd.loc
-		if l.SourceSize != uint64(d.SourceSize) || l.ChunkSize != d.ChunkSize {
-			return a.lineIndexError(tx, sd.seq, fmt.Errorf("it describes %d bytes in chunks of %d", l.SourceSize, l.ChunkSize))
-		}
 		lr := newLineReader(a, tx, d, l)
 		defer lr.release()
 		r := &find.Result{Status: find.StatusMatches, Query: q.Text(), Document: d.SHA256, TotalMatchingLines: sd.total}
