@@ -36,7 +36,8 @@ type Prepared struct {
 	importedAt uint64
 	p          *prepared
 	err        error
-	known      bool // PrepareKnown: nothing was prepared
+	known      bool   // PrepareUnlessKnown found doc known: nothing was prepared
+	doc        Digest // the source's digest, when known
 }
 
 // Prepare computes everything Ingest of src would store. It touches no
@@ -49,16 +50,23 @@ func (a *Archive) Prepare(src []byte, importedAt uint64) *Prepared {
 	return pp
 }
 
-// PrepareKnown is Prepare of a source whose document the archive already
-// holds (KnownDocuments): IngestPrepared will only add its names and
+// PrepareUnlessKnown is Prepare, except for a source whose document is in
+// known (KnownDocuments): IngestPrepared will only add its names and
 // receipt, so nothing is extracted, compressed or indexed. Should the
-// document be missing after all, IngestPrepared prepares it then.
-func (a *Archive) PrepareKnown(src []byte, importedAt uint64) *Prepared {
-	return &Prepared{src: src, importedAt: importedAt, known: true}
+// document be missing after all, IngestPrepared prepares it then. With
+// known empty (a new archive) no digest is computed ahead: the extraction
+// hashes the source anyway.
+func (a *Archive) PrepareUnlessKnown(src []byte, importedAt uint64, known map[Digest]bool) *Prepared {
+	if len(known) > 0 {
+		if d := Digest(sha256.Sum256(src)); known[d] {
+			return &Prepared{src: src, importedAt: importedAt, known: true, doc: d}
+		}
+	}
+	return a.Prepare(src, importedAt)
 }
 
 // KnownDocuments returns the digests of the archive's documents, for a
-// batch to tell which of its files need no preparation (PrepareKnown).
+// batch to tell which of its files need no preparation (PrepareUnlessKnown).
 func (a *Archive) KnownDocuments() (map[Digest]bool, error) {
 	known := map[Digest]bool{}
 	err := a.bolt.View(func(tx *bolt.Tx) error {
@@ -97,9 +105,12 @@ type fileNames struct {
 
 func (a *Archive) ingest(src []byte, importedAt uint64, pp *Prepared, names []string, file *fileNames) (*IngestResult, error) {
 	var doc Digest
-	if pp != nil && pp.p != nil {
+	switch {
+	case pp != nil && pp.p != nil:
 		doc = pp.p.store.Document // hashed by the extraction
-	} else {
+	case pp != nil && pp.known:
+		doc = pp.doc
+	default:
 		doc = sha256.Sum256(src)
 	}
 	var p *prepared

@@ -1,6 +1,7 @@
 package db_test
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"strings"
 	"testing"
@@ -59,11 +60,11 @@ func TestMixedChunkSizes(t *testing.T) {
 	require.Empty(t, problemsOf(t, a))
 }
 
-// TestPrepareKnown: a source the archive holds is ingested without being
+// TestPrepareUnlessKnown: a source the archive holds is ingested without being
 // prepared (only its name and receipt are added), and one it turns out not
 // to hold is prepared by IngestPrepared itself, so the shortcut can never
 // lose a document.
-func TestPrepareKnown(t *testing.T) {
+func TestPrepareUnlessKnown(t *testing.T) {
 	t.Parallel()
 	a := openArchive(t, newPath(t))
 	defer a.Close()
@@ -76,7 +77,7 @@ func TestPrepareKnown(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, map[db.Digest]bool{first.Doc.SHA256: true}, known)
 
-	again, err := a.IngestPrepared(a.PrepareKnown(src, 1750000100), "again.txt")
+	again, err := a.IngestPrepared(a.PrepareUnlessKnown(src, 1750000100, known), "again.txt")
 	require.NoError(t, err)
 	require.True(t, again.Reused)
 	require.Equal(t, first.Doc.SHA256, again.Doc.SHA256)
@@ -84,7 +85,8 @@ func TestPrepareKnown(t *testing.T) {
 
 	// Claimed known, but new: prepared on the spot, events and all.
 	other := []byte("@event\tPAYMENT\tSaud\tAhmed\t5\tSAR\nAnd some prose.\n")
-	res, err := a.IngestPrepared(a.PrepareKnown(other, 1750000200), "other.txt")
+	known[sha256.Sum256(other)] = true
+	res, err := a.IngestPrepared(a.PrepareUnlessKnown(other, 1750000200, known), "other.txt")
 	require.NoError(t, err)
 	require.False(t, res.Reused)
 	require.Equal(t, 1, res.Doc.EventCount)

@@ -1,7 +1,6 @@
 package repl
 
 import (
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -178,11 +177,7 @@ func startPreparing(a *db.Archive, paths []string, importedAt uint64, known map[
 			for i := w; i < len(paths); i += workers {
 				f := prepared{path: paths[i]}
 				if f.src, f.err = fileio.ReadLimited(paths[i], engine.MaxSourceSize); f.err == nil {
-					if known[sha256.Sum256(f.src)] {
-						f.pp = a.PrepareKnown(f.src, importedAt)
-					} else {
-						f.pp = a.Prepare(f.src, importedAt)
-					}
+					f.pp = a.PrepareUnlessKnown(f.src, importedAt, known)
 				}
 				select {
 				case slots[w] <- f:
