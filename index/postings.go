@@ -174,16 +174,27 @@ func findEntry(entries []byte, last byte) (e rawEntry, found, ok bool) {
 // they fill its count bytes exactly.
 func decodeCounts(e rawEntry) ([]uint32, bool) {
 	out := make([]uint32, 0, bits.OnesCount64(e.bitmap))
+	ok := eachCount(e, func(c uint32) { out = append(out, c) })
+	return out, ok
+}
+
+// validCounts is decodeCounts without the counts: a lookup checks the
+// count bytes of every posting whose counts it uses, without allocating.
+func validCounts(e rawEntry) bool { return eachCount(e, func(uint32) {}) }
+
+// eachCount calls fn with each count of e; it reports whether they are one
+// per set bit and fill e's count bytes exactly.
+func eachCount(e rawEntry, fn func(uint32)) bool {
 	p := e.counts
 	for range bits.OnesCount64(e.bitmap) {
 		c, n := binary.Uvarint(p)
 		if n <= 0 || c > math.MaxUint32 {
-			return nil, false
+			return false
 		}
-		out = append(out, uint32(c))
+		fn(uint32(c))
 		p = p[n:]
 	}
-	return out, len(p) == 0
+	return len(p) == 0
 }
 
 // entry is a decoded block entry.

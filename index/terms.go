@@ -4,11 +4,9 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-	"hash/crc64"
 	"math"
 	"math/bits"
 	"slices"
-	"sync"
 
 	"github.com/casper-chronicle/chronicle/engine/find"
 
@@ -71,11 +69,6 @@ func startKey(group uint32) []byte { return gramKey(group, 0, 0) }
 func groupOf(seq uint64) (uint32, uint64) {
 	return uint32(seq / GroupSize), 1 << (seq % GroupSize)
 }
-
-// crcTable tags the entity index keys (entities.go). It is built on first
-// use: its 16 KiB of tables took a tenth of a millisecond of every
-// command's start-up.
-var crcTable = sync.OnceValue(func() *crc64.Table { return crc64.MakeTable(crc64.ECMA) })
 
 // Posting is one gram's decoded posting: the group's documents holding it
 // and their line counts. Every group with a document has a start entry
@@ -205,7 +198,7 @@ func (r *termReader) lookup(key []byte, full bool) (bm uint64, counts []byte, fo
 	}
 	e, found, ok := findEntry(entries, last)
 	if ok && found && full {
-		_, ok = decodeCounts(e)
+		ok = validCounts(e)
 	}
 	if !ok {
 		return 0, nil, false, damaged(group, "has an entry that cannot be read")
@@ -724,6 +717,9 @@ func Bounds(tx *bolt.Tx, maxSeq uint64, terms [][]byte) ([]Bound, error) {
 	for _, d := range distinct {
 		weight += d.weight
 	}
+	// One distinct term that is its own gram of at most three bytes: its
+	// posting's line count is exact (see Bound.Exact).
+	exact := len(distinct) == 1 && len(distinct[0].grams) == 1 && distinct[0].grams[0][0] <= 3
 	r := newTermReader(b)
 	var out []Bound
 	key := make([]byte, 0, 8)
@@ -810,7 +806,6 @@ func Bounds(tx *bolt.Tx, maxSeq uint64, terms [][]byte) ([]Bound, error) {
 			} else {
 				lines = min(lines, 1)
 			}
-			exact := len(distinct) == 1 && len(distinct[0].grams) == 1 && distinct[0].grams[0][0] <= 3
 			out = append(out, Bound{Seq: seq, Terms: ubTerms[bit], Lines: lines, Exact: exact})
 		}
 	}
