@@ -123,14 +123,7 @@ func helpItem(w io.Writer, synopsis, summary string, width int) {
 // wrapText wraps text at spaces to width columns, continuation lines
 // indented by indent spaces (a word wider than a line is cut).
 func wrapText(text string, width, indent int) string {
-	var b strings.Builder
-	for i, line := range fitLineIndent(text, width, indent) {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(line)
-	}
-	return b.String()
+	return strings.Join(fitLineIndent(text, width, indent), "\n")
 }
 
 // helpFlag is one flag in `help --json`.

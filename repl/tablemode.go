@@ -226,7 +226,7 @@ func writeTable(w io.Writer, rows []row) {
 	grid := make([][]cell, len(rows)+1)
 	grid[0] = make([]cell, len(cols))
 	for i, c := range cols {
-		grid[0][i] = cell{text: strings.ReplaceAll(sanitize(c), "\t", `\t`)}
+		grid[0][i] = cell{text: scalarText(c)} // a key is shown as a string value is
 	}
 	numeric := make([]bool, len(cols))
 	for i := range numeric {

@@ -132,13 +132,12 @@ func fitLineIndent(line string, width, hang int) []string {
 	var out []string
 	var cur strings.Builder
 	col, fresh := 0, true // fresh: cur holds no word yet
-	startLine := func(indent int) {
+	newLine := func() {
 		out = append(out, cur.String())
 		cur.Reset()
-		cur.WriteString(strings.Repeat(" ", indent))
-		col, fresh = indent, true
+		cur.WriteString(strings.Repeat(" ", hang))
+		col, fresh = hang, true
 	}
-	newLine := func() { startLine(hang) }
 	for i, wd := range splitWords(line) {
 		piece := wd.space + wd.text
 		if fresh && i > 0 {
@@ -150,13 +149,10 @@ func fitLineIndent(line string, width, hang int) []string {
 		}
 		if w := displayWidth(wd.text, 0); fresh && i > 0 && col+w > width && w <= width {
 			// too wide under the column but not for a line: a line of
-			// its own, less indented, and the next word under the column
-			if fresh {
-				cur.Reset() // the empty continuation just begun
-				cur.WriteString(strings.Repeat(" ", ownLineIndent(line, width, w)))
-			} else {
-				startLine(ownLineIndent(line, width, w))
-			}
+			// its own, less indented (in place of the empty continuation
+			// just begun), and the next word under the column
+			cur.Reset()
+			cur.WriteString(strings.Repeat(" ", ownLineIndent(line, width, w)))
 			cur.WriteString(wd.text)
 			newLine()
 			continue

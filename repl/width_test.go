@@ -13,8 +13,11 @@ import (
 
 // TestFitLine: a line that fits, a JSON line and a too-narrow width are
 // left alone; a longer line wraps at spaces (or TABs) with its last
-// column's hanging indent, a word wider than a line is cut, and no output
-// line is wider than the width while every word survives in order.
+// column's hanging indent (the last column that starts by half the
+// width), a path too wide for that column goes on a line of its own, less
+// indented, rather than being cut, a word wider than a line is cut, and
+// no output line is wider than the width while every word survives in
+// order.
 func TestFitLine(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -35,6 +38,12 @@ func TestFitLine(t *testing.T) {
 			[]string{"x.txt:2  @chronicle\tAlice", "         BORROWED_FROM\tBob", "         100\tSAR"}},
 		{"arabic", "VALID  771a63f86ddc  QUERY  هل سدد أحمد دين خالد؟", 40,
 			[]string{"VALID  771a63f86ddc  QUERY  هل سدد أحمد", "       دين خالد؟"}},
+		{"under the path column", "25c907ef1fe6  QUERY   testdata/samples/alice-bob-en.txt  Did Alice repay Bob?", 60,
+			[]string{"25c907ef1fe6  QUERY   testdata/samples/alice-bob-en.txt  Did", "                      Alice repay Bob?"}},
+		{"path on its own line", "9960acaeeef8  INGEST  testdata/stories/1-loan-agreement-en.txt", 45,
+			[]string{"9960acaeeef8  INGEST", "    testdata/stories/1-loan-agreement-en.txt"}},
+		{"path at the margin", "ab  " + strings.Repeat("p", 39) + " x", 40,
+			[]string{"ab", " " + strings.Repeat("p", 39), "    x"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := fitLine(tc.line, tc.width)
