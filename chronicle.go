@@ -3,6 +3,7 @@ package chronicle
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/casper-chronicle/chronicle/db"
@@ -171,20 +172,11 @@ func (a *Archive) Query(doc, question string) (*Answer, error) {
 // document (EXACT_STATED when stated, else UNRESOLVED).
 func (a *Archive) Claim(doc, subject, predicate, object string) (*Answer, error) {
 	for _, f := range []string{subject, predicate, object} {
-		if len(f) > engine.MaxFieldLen || !engine.ValidTextString(f) || containsTab(f) {
+		if len(f) > engine.MaxFieldLen || !engine.ValidTextString(f) || strings.Contains(f, "\t") {
 			return nil, fmt.Errorf("claim: %w: each field is UTF-8 text of at most %d bytes without TAB", ErrBadQuestion, engine.MaxFieldLen)
 		}
 	}
 	return a.answer(doc, db.KindQuery, settle.ClaimQuestion(subject, predicate, object))
-}
-
-func containsTab(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\t' {
-			return true
-		}
-	}
-	return false
 }
 
 // FindIn searches one document for terms (space-separated; lines are
@@ -254,7 +246,7 @@ func (a *Archive) Find(terms string, limit int) (*ArchiveAnswer, error) {
 // Entity lists every event whose subject or object is exactly name, across
 // documents, with its re-read evidence.
 func (a *Archive) Entity(name string) (*ArchiveAnswer, error) {
-	if !engine.ValidTextString(name) || name == "" || len(name) > engine.MaxFieldLen || containsTab(name) {
+	if !engine.ValidTextString(name) || name == "" || len(name) > engine.MaxFieldLen || strings.Contains(name, "\t") {
 		return nil, fmt.Errorf("entity: %w: a name is UTF-8 text of 1 to %d bytes without TAB", ErrBadQuestion, engine.MaxFieldLen)
 	}
 	hits, rec, err := a.db.IssueEntity(name)

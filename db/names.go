@@ -2,6 +2,7 @@ package db
 
 import (
 	"bytes"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -92,10 +93,7 @@ func checkChosenName(tx *bolt.Tx, d *Digest, name string) error {
 // hashPrefixMatches lists the documents whose SHA-256 starts with the hex
 // digits of prefix (lower case).
 func hashPrefixMatches(tx *bolt.Tx, prefix string) []Digest {
-	seek := make([]byte, len(prefix)/2)
-	for i := range seek {
-		seek[i] = unhex(prefix[2*i])<<4 | unhex(prefix[2*i+1])
-	}
+	seek, _ := hex.DecodeString(prefix[:len(prefix)&^1]) // whole bytes; the odd digit is checked below
 	var out []Digest
 	c := tx.Bucket(bucketDocs).Cursor()
 	for k, _ := c.Seek(seek); k != nil && bytes.HasPrefix(k, seek); k, _ = c.Next() {
@@ -104,13 +102,6 @@ func hashPrefixMatches(tx *bolt.Tx, prefix string) []Digest {
 		}
 	}
 	return out
-}
-
-func unhex(c byte) byte {
-	if c >= 'a' {
-		return c - 'a' + 10
-	}
-	return c - '0'
 }
 
 // attachSource records that d's name was read from the absolute path abs:

@@ -60,14 +60,9 @@ func TestJSONErrorKinds(t *testing.T) {
 				return w.raw(nil, append([]string{"--db", db}, args...)...)
 			}
 			r := run(append([]string{tc.argv[0], "--json"}, tc.argv[1:]...)...)
-			e := requireJSONError(t, r, tc.code, tc.kind, tc.argv[0], tc.objects)
+			e := requireJSONError(t, r, tc.code, tc.kind, tc.argv[0], tc.objects, tc.stdout)
 			if tc.message != "" {
 				require.Equal(t, "chronicle "+tc.argv[0]+": "+tc.message, e["message"])
-			}
-			if tc.stdout {
-				jsonLines(t, r.stdout)
-			} else {
-				require.Empty(t, r.stdout)
 			}
 			// The readable view: the same code and the same line.
 			txt := run(tc.argv...)

@@ -34,12 +34,18 @@ func jsonLines(t *testing.T, out string) []map[string]any {
 	return objs
 }
 
-// requireJSONError checks a failure with --json: the exit code, nothing
-// on stdout (unless a verdict was printed there), and one JSON object on
-// stderr with the code, the kind, the text message and the objects named.
-func requireJSONError(t *testing.T, r result, code int, kind, cmd string, objects map[string]string) map[string]any {
+// requireJSONError checks a failure with --json: the exit code, stdout
+// (empty, or with stdout JSON Lines: a verdict or outcomes printed there),
+// and one JSON object on stderr with the code, the kind, the text message
+// and the objects named.
+func requireJSONError(t *testing.T, r result, code int, kind, cmd string, objects map[string]string, stdout bool) map[string]any {
 	t.Helper()
 	require.Equal(t, code, r.code, "%s", r)
+	if stdout {
+		require.NotEmpty(t, jsonLines(t, r.stdout), "a verdict or outcomes on stdout: %s", r)
+	} else {
+		require.Empty(t, r.stdout, "%s", r)
+	}
 	errs := jsonLines(t, r.stderr)
 	require.Len(t, errs, 1, "one JSON error on stderr: %s", r)
 	e := errs[0]
@@ -157,14 +163,9 @@ func TestJSONErrors(t *testing.T) {
 			// --json right after the command name: a flag that wants a
 			// value at the end must not take it.
 			r := run(append([]string{argv[0], "--json"}, argv[1:]...)...)
-			e := requireJSONError(t, r, tc.code, tc.kind, argv[0], tc.objects)
+			e := requireJSONError(t, r, tc.code, tc.kind, argv[0], tc.objects, tc.stdout)
 			_, hasLocation := e["location"]
 			require.False(t, hasLocation, "no location outside a script")
-			if tc.stdout {
-				jsonLines(t, r.stdout)
-			} else {
-				require.Empty(t, r.stdout)
-			}
 			// The readable view: the same code, one text line.
 			text := run(argv...)
 			require.Equal(t, tc.code, text.code, "%s", text)
@@ -269,7 +270,7 @@ func TestExitCodeBusy(t *testing.T) {
 	defer a.Close()
 	r := w.run("docs", "--wait=200ms")
 	requireOneLineError(t, r, 11, "docs", regexp.QuoteMeta("archive is in use by another process"))
-	requireJSONError(t, w.run("query", "input.txt", g1Q, "--wait=200ms", "--json"), 11, "busy", "query", map[string]string{"archive": w.db})
+	requireJSONError(t, w.run("query", "input.txt", g1Q, "--wait=200ms", "--json"), 11, "busy", "query", map[string]string{"archive": w.db}, false)
 	require.NoError(t, a.Close())
 	require.Equal(t, 0, w.run("docs").code)
 

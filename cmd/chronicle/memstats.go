@@ -75,11 +75,9 @@ func (m *memSampler) sample() {
 func (m *memSampler) write(path string) error {
 	close(m.stop)
 	<-m.done
-	m.sample()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
+	m.sample() // the sampler has stopped: m.ms is this last reading
 	line := fmt.Sprintf("heap_peak_bytes=%d go_peak_bytes=%d rss_peak_bytes=%d gc_cycles=%d\n",
-		m.heapPeak, m.goPeak, vmHWM(), ms.NumGC)
+		m.heapPeak, m.goPeak, vmHWM(), m.ms.NumGC)
 	// Only a regular file, as for every file Chronicle writes: a FIFO
 	// there would block the exit.
 	if err := fileio.CheckTarget(path); err != nil {
