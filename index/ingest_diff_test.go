@@ -127,8 +127,12 @@ func diffInputs(t testing.TB) map[string][]byte {
 }
 
 // goldenLineConfigs are the chunk and dictionary block sizes the line
-// records are built with: the real ones and small blocks.
-var goldenLineConfigs = []struct{ chunk, block int }{{64 << 10, DictBlock}, {16 << 10, DictBlock}, {4096, 64}, {1 << 20, 300}}
+// records are built with: the real ones (the legacy 16 KiB blocks of
+// older records, which check still accepts, and DictBlock's) and small
+// blocks.
+var goldenLineConfigs = []struct{ chunk, block int }{
+	{64 << 10, legacyDictBlock}, {16 << 10, legacyDictBlock}, {16 << 10, DictBlock}, {4096, 64}, {1 << 20, 300},
+}
 
 // gramsDigest is the SHA-256 of a gram list, each gram as n, gram and
 // line count.
