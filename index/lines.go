@@ -926,14 +926,45 @@ func (s *LineScorer) best(terms []scoreTerm, max, lines int) (total int, top []L
 		}
 		return len(s.touched), top, nil
 	}
-	for ln := 1; ln <= lines; ln++ {
+	// Once the first max lines all have the highest score a line can
+	// have, no later line can enter them (lines of equal score rank by
+	// number): the rest of the lines are only counted. A single term's
+	// lines all score the same, so a common word stops scoring after its
+	// first max lines.
+	highest := 0
+	for _, t := range terms {
+		highest += int(t.weight)
+	}
+	ln := 1
+	for ; ln <= lines && (len(top) < max || top[max-1].Score < highest); ln++ {
 		if s.score[ln] == 0 && (!mid || s.sets16[ln] == 0) && (!wide || s.lineTerms[ln] == 0) {
 			continue
 		}
 		total++
 		top = offer(top, LineScore{Line: ln, Score: lineScore(uint32(ln))}, max)
 	}
+	if ln <= lines {
+		switch {
+		case mid:
+			total += countNonZero(s.sets16[ln : lines+1])
+		case wide:
+			total += countNonZero(s.lineTerms[ln : lines+1])
+		default:
+			total += countNonZero(s.score[ln : lines+1])
+		}
+	}
 	return total, top, nil
+}
+
+// countNonZero counts the non-zero elements of sets.
+func countNonZero[T uint8 | uint16 | uint64](sets []T) int {
+	n := 0
+	for _, v := range sets {
+		if v != 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // offer inserts h in top, the best max lines so far in order, if it
