@@ -248,7 +248,7 @@ func (s scoredDoc) key() rankKey { return rankKey{s.top[0].Score, uint64(s.total
 // lineScorer is one goroutine's scoring state, reused across documents.
 type lineScorer struct {
 	index.LineScorer
-	dict []byte
+	lines index.Lines // the parsed record, its buffers reused
 }
 
 // scoreDoc scores candidate c from its line index. A document without one
@@ -271,11 +271,10 @@ func (a *Archive) scoreDoc(c index.Bound, q *find.Query, sc *lineScorer) (sd sco
 		if rec == nil {
 			return a.searchWhole(tx, seq, q, &sd)
 		}
-		l, err := index.ParseLines(rec, sc.dict)
+		l, err := index.ParseLinesReusing(rec, &sc.lines)
 		if err != nil {
 			return a.lineIndexError(tx, seq, err)
 		}
-		sc.dict = l.Dict()
 		if c.Exact {
 			sd.total = int(min(c.Lines, uint64(l.NumLines)+1))
 			if sd.loc, err = l.Locator(); err != nil {

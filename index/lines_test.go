@@ -129,6 +129,9 @@ func manyWords(r *rand.Rand) []byte {
 func TestLineIndexEqualsScan(t *testing.T) {
 	r := rand.New(rand.NewPCG(6, 7))
 	var scorer index.LineScorer
+	// Odd documents are parsed into one Lines, reusing the buffers of
+	// records of every size and version before them.
+	var reused index.Lines
 	for doc := range 300 {
 		src := randomSource(r)
 		if doc%30 == 0 {
@@ -138,6 +141,9 @@ func TestLineIndexEqualsScan(t *testing.T) {
 		for _, build := range lineBuilds {
 			rec := build.build(r, src, chunk)
 			l, err := index.ParseLines(rec, nil)
+			if doc%2 == 1 {
+				l, err = index.ParseLinesReusing(rec, &reused)
+			}
 			require.NoError(t, err, "doc %d %s", doc, build.name)
 			require.NoError(t, index.VerifyLines(l), "doc %d %s", doc, build.name)
 			require.Equal(t, uint64(len(src)), l.SourceSize)
