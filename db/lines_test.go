@@ -13,6 +13,7 @@ import (
 
 	"github.com/casper-chronicle/chronicle/db"
 	"github.com/casper-chronicle/chronicle/engine/find"
+	"github.com/klauspost/compress/zstd"
 
 	"github.com/stretchr/testify/require"
 	bolt "go.etcd.io/bbolt"
@@ -295,6 +296,51 @@ func TestEventFrameDigest(t *testing.T) {
 	probs := c.problems(t)
 	require.Len(t, probs, 1, "%v", probs)
 	require.Equal(t, d.Label(), probs[0].Doc)
+	require.Contains(t, probs[0].Detail, "event table frame does not hash")
+}
+
+// TestSameTableOtherFrame: a stored event table frame changed in a byte
+// that the decoder ignores (a flag of the frame header) still decodes to
+// the table, but it is not the frame the record's digest names: verify's
+// rebuild, find and check all call the document damaged, so no command
+// answers VALID where another reports damage.
+func TestSameTableOtherFrame(t *testing.T) {
+	t.Parallel()
+	c := ixBuild(t, 34, 6)
+	d := c.docs(t)[2]
+	require.NotNil(t, d.FrameSHA256)
+	term := string(bytes.Fields(c.src[d.SHA256])[0])
+	_, _, err := c.a.Rebuild(d)
+	require.NoError(t, err)
+
+	dec, err := zstd.NewReader(nil)
+	require.NoError(t, err)
+	defer dec.Close()
+	c.edit(t, func(tx *bolt.Tx) error {
+		events := tx.Bucket([]byte("events"))
+		frame := bytes.Clone(events.Get(d.SHA256[:]))
+		table, err := dec.DecodeAll(frame, nil)
+		require.NoError(t, err)
+		for i := range frame {
+			for x := 1; x < 256; x++ {
+				f := bytes.Clone(frame)
+				f[i] ^= byte(x)
+				if out, err := dec.DecodeAll(f, nil); err == nil && bytes.Equal(out, table) {
+					return events.Put(d.SHA256[:], f)
+				}
+			}
+		}
+		return fmt.Errorf("no changed frame decodes to the same table")
+	})
+
+	d = c.docs(t)[2]
+	_, _, err = c.a.Rebuild(d)
+	require.ErrorIs(t, err, db.ErrCorrupt)
+	require.ErrorContains(t, err, "event table frame does not hash")
+	_, err = c.a.Find(mustQuery(t, term), 0)
+	require.ErrorIs(t, err, db.ErrCorrupt)
+	probs := c.problems(t)
+	require.Len(t, probs, 1, "%v", probs)
 	require.Contains(t, probs[0].Detail, "event table frame does not hash")
 }
 
