@@ -58,7 +58,7 @@ type damageTrial struct {
 	detail   string
 	outcomes []damageOutcome
 	check    result
-	damaged  map[string]bool // documents whose bound bytes were damaged
+	damaged  map[string]string // documents whose bound bytes were damaged: what differs
 }
 
 func damageTrials(t *testing.T) int {
@@ -296,8 +296,10 @@ func chunkContent(frame []byte) string {
 }
 
 // damagedDocs lists the documents whose bound bytes differ in the archive
-// at path from want (none when the file does not open at all).
-func damagedDocs(path string, docs []string, want map[string]map[string]string) map[string]bool {
+// at path from want (none when the file does not open at all), each with
+// what differs first (a bucket, a chunk key, "unreadable"): a finding
+// names it.
+func damagedDocs(path string, docs []string, want map[string]map[string]string) map[string]string {
 	counts := map[string]int{}
 	for d, vals := range want {
 		for k := range vals {
@@ -307,19 +309,28 @@ func damagedDocs(path string, docs []string, want map[string]map[string]string) 
 		}
 	}
 	got := docValues(path, docs, counts)
-	out := map[string]bool{}
+	out := map[string]string{}
 	if got == nil {
 		return out
 	}
 	for _, d := range docs {
-		if len(got[d]) != len(want[d]) {
-			out[d] = true
+		if _, ok := got[d]["unreadable"]; ok {
+			out[d] = "unreadable"
 			continue
 		}
+		if len(got[d]) != len(want[d]) {
+			out[d] = fmt.Sprintf("%d values instead of %d", len(got[d]), len(want[d]))
+			continue
+		}
+		var diff []string
 		for k, v := range want[d] {
 			if got[d][k] != v {
-				out[d] = true
+				diff = append(diff, k)
 			}
+		}
+		if len(diff) > 0 {
+			sort.Strings(diff)
+			out[d] = strings.Join(diff, ", ")
 		}
 	}
 	return out
@@ -442,10 +453,10 @@ func TestDamageHarness(t *testing.T) {
 			if !c.verdict || c.name == "claims verify" || o.res.code != 0 || o.wrong {
 				continue
 			}
-			if (c.doc != "" && tr.damaged[c.doc]) || (c.all && len(tr.damaged) > 0) {
+			if (c.doc != "" && tr.damaged[c.doc] != "") || (c.all && len(tr.damaged) > 0) {
 				validOver++
 				if len(report) < 40 {
-					report = append(report, fmt.Sprintf("trial %d (%s): VALID over damage from %s (damaged: %v)", tr.n, tr.detail, c.name, tr.damaged))
+					report = append(report, fmt.Sprintf("trial %d (%s): VALID over damage from %s (its document: %q; damaged: %v)", tr.n, tr.detail, c.name, tr.damaged[c.doc], tr.damaged))
 				}
 			}
 		}
