@@ -249,8 +249,8 @@ func docValues(path string, docs []string, chunks map[string]int) map[string]map
 		vals := map[string]string{}
 		func() {
 			defer func() {
-				if recover() != nil {
-					vals = map[string]string{"unreadable": ""}
+				if r := recover(); r != nil {
+					vals = map[string]string{"unreadable": fmt.Sprint(r)}
 				}
 			}()
 			_ = b.View(func(tx *bolt.Tx) error {
@@ -314,8 +314,8 @@ func damagedDocs(path string, docs []string, want map[string]map[string]string) 
 		return out
 	}
 	for _, d := range docs {
-		if _, ok := got[d]["unreadable"]; ok {
-			out[d] = "unreadable"
+		if why, ok := got[d]["unreadable"]; ok {
+			out[d] = "unreadable: " + why
 			continue
 		}
 		if len(got[d]) != len(want[d]) {
@@ -324,8 +324,12 @@ func damagedDocs(path string, docs []string, want map[string]map[string]string) 
 		}
 		var diff []string
 		for k, v := range want[d] {
-			if got[d][k] != v {
-				diff = append(diff, k)
+			if g := got[d][k]; g != v {
+				at := 0
+				for at < min(len(g), len(v)) && g[at] == v[at] {
+					at++
+				}
+				diff = append(diff, fmt.Sprintf("%s (%d bytes, was %d; first difference at byte %d)", k, len(g), len(v), at))
 			}
 		}
 		if len(diff) > 0 {
@@ -456,7 +460,8 @@ func TestDamageHarness(t *testing.T) {
 			if (c.doc != "" && tr.damaged[c.doc] != "") || (c.all && len(tr.damaged) > 0) {
 				validOver++
 				if len(report) < 40 {
-					report = append(report, fmt.Sprintf("trial %d (%s): VALID over damage from %s (its document: %q; damaged: %v)", tr.n, tr.detail, c.name, tr.damaged[c.doc], tr.damaged))
+					report = append(report, fmt.Sprintf("trial %d (%s): VALID over damage from %s (its document: %q; damaged: %v; check: %.2000s)",
+						tr.n, tr.detail, c.name, tr.damaged[c.doc], tr.damaged, tr.check.stdout+tr.check.stderr))
 				}
 			}
 		}
