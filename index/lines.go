@@ -417,10 +417,6 @@ func parseLinesV1(rec, dictBuf []byte) (*Lines, error) {
 	return l, nil
 }
 
-// Dict returns the buffer of a version 1 record's decompressed dictionary
-// (to reuse it), or the buffer ParseLines was given.
-func (l *Lines) Dict() []byte { return l.dict }
-
 // LineLocator is the part of a line index that finds lines in the source:
 // its size and chunking, the chunk digests and the line checkpoints.
 type LineLocator struct {

@@ -130,13 +130,12 @@ func BenchmarkScoreLines(b *testing.B) {
 				q := mustQuery(b, t.terms)
 				b.Run(c.name+"/"+v.name+"/"+t.class, func(b *testing.B) {
 					var s index.LineScorer
-					var dict []byte
+					var lines index.Lines // reused, as find does
 					for b.Loop() {
-						l, err := index.ParseLines(v.rec, dict)
+						l, err := index.ParseLinesReusing(v.rec, &lines)
 						if err != nil {
 							b.Fatal(err)
 						}
-						dict = l.Dict()
 						if _, _, err := s.Score(l, q, 8); err != nil {
 							b.Fatal(err)
 						}
