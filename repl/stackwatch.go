@@ -25,10 +25,11 @@ import (
 // from the file first and reports such a loop as a problem.)
 //
 // The first poll of a command waits firstPoll: each poll stops the world
-// and flushes every goroutine's allocation cache, about a twentieth of a
-// millisecond plus the refills after it, which a find of 15 ms paid two or
-// three times (5 % of a multi-term find on 43 MB). A runaway search is
-// still far from maxStack at firstPoll, and past stackAlarm.
+// and flushes every goroutine's allocation cache, and a find of 15 ms
+// paid two or three of them (polling every 25 ms instead of 5 took a
+// multi-term find on 43 MB from 16.6 to 15.3 ms, interleaved runs). A
+// runaway search is still far from maxStack at firstPoll, and past
+// stackAlarm.
 const (
 	maxStack   = 256 << 20
 	stackAlarm = 16 << 20
