@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -42,12 +43,50 @@ func (tm *term) joined(escapes bool) string {
 }
 
 // run types a command line and waits for the prompt after its output
-// (the marker is a text its output contains).
+// (the marker is a text its output contains). Until the keys have reached
+// the pane, the screen is the one before them: its last line is the
+// prompt too, and the text above may hold the marker (the guide says
+// "receipt "), so the wait is for a new prompt line below the command's
+// own, with the marker between them, in the whole pane's history.
 func (tm *term) run(line, marker string) {
 	tm.t.Helper()
+	before := promptLines(tm.joined(false))
+	require.NotEmpty(tm.t, before, "no prompt on the screen before %q", line)
 	tm.typ(line)
 	tm.keys("Enter")
-	tm.waitFor(line, func(s string) bool { return strings.Contains(s, marker) && lastLine(s)+" " == prompt2 })
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		s := strings.TrimRight(tm.joined(false), "\n ")
+		at := promptLines(s)
+		if len(at) > len(before) && lastLine(s)+" " == prompt2 {
+			own := at[len(before)-1] // the line the command was typed on
+			if _, out, _ := strings.Cut(s[own:at[len(at)-1]], "\n"); strings.Contains(out, marker) {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			tm.t.Fatalf("waiting for the output of %q (holding %q) and the prompt after it; the pane is:\n%s", line, marker, s)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// promptLines returns the offsets in s of the lines that start with the
+// prompt (capture-pane drops a bare prompt's trailing space).
+func promptLines(s string) []int {
+	var at []int
+	bare := strings.TrimRight(prompt2, " ")
+	for i := 0; i < len(s); {
+		if strings.HasPrefix(s[i:], bare) {
+			at = append(at, i)
+		}
+		j := strings.IndexByte(s[i:], '\n')
+		if j < 0 {
+			break
+		}
+		i += j + 1
+	}
+	return at
 }
 
 // TestTerminalWidth: at 60 and 80 columns help, help COMMAND and the
