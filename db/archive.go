@@ -41,6 +41,10 @@ var (
 	ErrNotArchive = errors.New("not a Chronicle archive")
 	// ErrNoArchive: a read-only open found no archive file.
 	ErrNoArchive = errors.New("no archive at this path")
+	// ErrNeedsUpgrade: a read-only open found an archive of an older
+	// schema (or an unfinished rebuild of its indexes), which is read only
+	// once upgraded, and the file cannot be written.
+	ErrNeedsUpgrade = errors.New("it needs an upgrade before it is read, and cannot be written here")
 )
 
 // Archive is an open archive file.

@@ -2,12 +2,14 @@ package db
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
+	"syscall"
 
 	"github.com/casper-chronicle/chronicle/index"
 
@@ -237,7 +239,7 @@ func (a *Archive) initSchema(opts Options) error {
 		a.bolt = nil
 		w, err := Open(a.path, Options{Timeout: opts.Timeout})
 		if err != nil {
-			return err
+			return needsUpgrade(a.path, version, err)
 		}
 		return w.Close()
 	}
@@ -250,6 +252,22 @@ func (a *Archive) initSchema(opts Options) error {
 	// them.
 	_, _, err := a.finishReindex()
 	return err
+}
+
+// needsUpgrade explains a read-only open that could not upgrade the archive
+// (schema version) because the write open failed with err: on read-only
+// media or without write permission it says so and what to do, rather than
+// the write open's own message, which is about writes.
+func needsUpgrade(path string, version int, err error) error {
+	var pe *os.PathError
+	if !errors.As(err, &pe) || !errors.Is(pe.Err, syscall.EROFS) && !errors.Is(pe.Err, os.ErrPermission) {
+		return err
+	}
+	what := fmt.Sprintf("it was written with schema %d, and this Chronicle reads schema %d after a one-time upgrade", version, SchemaVersion)
+	if version == SchemaVersion {
+		what = "a rebuild of its indexes was interrupted, and it is read once the rebuild is finished"
+	}
+	return fmt.Errorf("archive %s: %w (%v): %s; run `chronicle migrate` on it where it can be written, or on a copy", path, ErrNeedsUpgrade, pe.Err, what)
 }
 
 // upgrade runs the registered steps from version up, in one transaction.

@@ -449,7 +449,7 @@ func archiveObject(path string, err error) error {
 		return nil
 	}
 	switch _, kind := classify(err); kind {
-	case kindNoArchive, kindBusy, kindDamaged, kindNotArchive, kindNewerSchema, kindProblemsFound, kindInterrupted:
+	case kindNoArchive, kindBusy, kindDamaged, kindNotArchive, kindNewerSchema, kindNeedsUpgrade, kindProblemsFound, kindInterrupted:
 		return withObject(err, "archive", path)
 	case kindNotRegular:
 		// the archive itself, not a --receipt or --out file

@@ -38,6 +38,7 @@ const (
 	kindDamaged       = "damaged"
 	kindNotArchive    = "not_archive"
 	kindNewerSchema   = "newer_schema"
+	kindNeedsUpgrade  = "needs_upgrade"
 	kindNoSuchDoc     = "no_such_document"
 	kindAmbiguousDoc  = "ambiguous_document"
 	kindNotRegular    = "not_regular_file"
@@ -130,7 +131,7 @@ func classify(err error) (int, string) {
 		err  error
 		kind string
 	}{
-		{db.ErrNotArchive, kindNotArchive}, {db.ErrNewerSchema, kindNewerSchema},
+		{db.ErrNotArchive, kindNotArchive}, {db.ErrNewerSchema, kindNewerSchema}, {db.ErrNeedsUpgrade, kindNeedsUpgrade},
 		{db.ErrUnknownDoc, kindNoSuchDoc}, {db.ErrAmbiguousDoc, kindAmbiguousDoc},
 		{fileio.ErrNotRegular, kindNotRegular}, {fileio.ErrTooLarge, kindTooLarge},
 		{fileio.ErrReceiptCollision, kindExists}, {fs.ErrExist, kindExists},

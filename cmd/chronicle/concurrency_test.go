@@ -274,3 +274,60 @@ func TestWriterBesideReindex(t *testing.T) {
 	require.Contains(t, w.ok("check"), "ok: 31 documents checked")
 	require.Contains(t, w.ok("find", "Late", "--text"), "late.txt")
 }
+
+// readOnlyCopy puts a copy of the archive file src where it cannot be
+// written: a read-only bind mount for root (whom permissions do not stop),
+// else a file without write permission. It returns the copy's path.
+func readOnlyCopy(t *testing.T, src string) string {
+	t.Helper()
+	data, err := os.ReadFile(src)
+	require.NoError(t, err)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "archive.db")
+	require.NoError(t, os.WriteFile(path, data, 0o444))
+	if os.Geteuid() != 0 {
+		return path
+	}
+	mnt := t.TempDir()
+	for _, args := range [][]string{{"--bind", dir, mnt}, {"-o", "remount,ro,bind", mnt}} {
+		out, err := exec.Command("mount", args...).CombinedOutput()
+		require.NoError(t, err, "mount %q: %s", args, out)
+	}
+	t.Cleanup(func() { exec.Command("umount", mnt).Run() })
+	return filepath.Join(mnt, "archive.db")
+}
+
+// TestReadOnlyOldSchema: an archive of an older schema is read after a
+// one-time upgrade; where it cannot be written, a read says so in one line
+// (what it needs, and that `migrate` on a writable copy does it), with its
+// own JSON kind, and the file stays as it was. A writable copy then reads.
+func TestReadOnlyOldSchema(t *testing.T) {
+	t.Parallel()
+	ro := readOnlyCopy(t, "../../testdata/archives/schema12.db")
+	before, err := os.ReadFile(ro)
+	require.NoError(t, err)
+	dir := t.TempDir()
+	for _, argv := range [][]string{{"docs"}, {"find", "Saud"}, {"check"}} {
+		r := runBin(t, chronicleBin, dir, nil, append([]string{"--db=" + ro}, argv...)...)
+		require.Equal(t, 1, r.code, "%q: %s", argv, r)
+		require.Equal(t, 1, strings.Count(r.stderr, "\n"), "one line: %s", r.stderr)
+		require.Contains(t, r.stderr, "archive "+ro+": it needs an upgrade before it is read, and cannot be written here")
+		require.Contains(t, r.stderr, "written with schema 12")
+		require.Contains(t, r.stderr, "`chronicle migrate`")
+		require.NotContains(t, r.stderr, "reads work")
+	}
+	r := runBin(t, chronicleBin, dir, nil, "--db="+ro, "docs", "--json")
+	require.Equal(t, 1, r.code, "%s", r)
+	var e map[string]any
+	require.NoError(t, json.Unmarshal([]byte(r.stderr), &e), r.stderr) // errors go to stderr, as JSON too
+	require.Equal(t, "needs_upgrade", e["error"])
+	require.Equal(t, ro, e["archive"])
+	after, err := os.ReadFile(ro)
+	require.NoError(t, err)
+	require.Equal(t, before, after, "the archive changed")
+
+	rw := filepath.Join(dir, "copy.db")
+	require.NoError(t, os.WriteFile(rw, before, 0o600))
+	r = runBin(t, chronicleBin, dir, nil, "--db="+rw, "docs")
+	require.Equal(t, 0, r.code, "%s", r)
+}
