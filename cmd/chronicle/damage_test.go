@@ -421,7 +421,7 @@ func TestDamageHarness(t *testing.T) {
 
 	// The counts.
 	kinds := map[string]int{}
-	failedCmds, wrong, missed, validOver, bad, damagedCopies := 0, 0, 0, 0, 0, 0
+	failedCmds, wrong, missed, validOver, bad, damagedCopies, faultedCopies := 0, 0, 0, 0, 0, 0, 0
 	var report, unclear []string
 	debug := os.Getenv("CHRONICLE_DAMAGE_DEBUG")
 	for _, tr := range results {
@@ -486,6 +486,9 @@ func TestDamageHarness(t *testing.T) {
 				}
 			}
 		}
+		if faulted {
+			faultedCopies++
+		}
 		if faulted && !anyFailed && tr.check.code == 0 { // (with a failed command, counted just below)
 			missed++
 			if len(report) < 40 {
@@ -510,10 +513,10 @@ func TestDamageHarness(t *testing.T) {
 		}
 	}
 	t.Logf("damage harness: %d trials (flip %d, zero %d, truncate %d), %d commands each; "+
-		"%d copies with failing commands, %d commands failed cleanly, %d unclear messages; "+
+		"%d copies with failing commands, %d commands failed cleanly, %d unclear messages, %d copies whose reads fault in the harness; "+
 		"%d wrong answers, %d VALID over damage, %d missed damage",
 		trials, kinds["flip"], kinds["zero"], kinds["truncate"], len(cmds)+1,
-		damagedCopies, failedCmds, bad, wrong, validOver, missed)
+		damagedCopies, failedCmds, bad, faultedCopies, wrong, validOver, missed)
 	for _, line := range append(report, unclear...) {
 		t.Log(line)
 	}
