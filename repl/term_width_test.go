@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -54,21 +53,16 @@ func (tm *term) run(line, marker string) {
 	require.NotEmpty(tm.t, before, "no prompt on the screen before %q", line)
 	tm.typ(line)
 	tm.keys("Enter")
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		s := strings.TrimRight(tm.joined(false), "\n ")
+	history := func() string { return strings.TrimRight(tm.joined(false), "\n ") }
+	tm.waitForIn(history, fmt.Sprintf("the output of %q (holding %q) and the prompt after it", line, marker), func(s string) bool {
 		at := promptLines(s)
-		if len(at) > len(before) && lastLine(s)+" " == prompt2 {
-			own := at[len(before)-1] // the line the command was typed on
-			if _, out, _ := strings.Cut(s[own:at[len(at)-1]], "\n"); strings.Contains(out, marker) {
-				return
-			}
+		if len(at) <= len(before) || lastLine(s)+" " != prompt2 {
+			return false
 		}
-		if time.Now().After(deadline) {
-			tm.t.Fatalf("waiting for the output of %q (holding %q) and the prompt after it; the pane is:\n%s", line, marker, s)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		own := at[len(before)-1] // the line the command was typed on
+		_, out, _ := strings.Cut(s[own:at[len(at)-1]], "\n")
+		return strings.Contains(out, marker)
+	})
 }
 
 // promptLines returns the offsets in s of the lines that start with the

@@ -113,9 +113,15 @@ func lastLine(s string) string {
 // waitFor polls the screen until ok holds (10 s at most).
 func (tm *term) waitFor(what string, ok func(screen string) bool) string {
 	tm.t.Helper()
+	return tm.waitForIn(tm.screen, what, ok)
+}
+
+// waitForIn polls capture until ok holds (10 s at most).
+func (tm *term) waitForIn(capture func() string, what string, ok func(screen string) bool) string {
+	tm.t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		s := tm.screen()
+		s := capture()
 		if ok(s) {
 			return s
 		}
