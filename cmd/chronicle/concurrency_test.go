@@ -187,18 +187,7 @@ func TestReadOnlyArchive(t *testing.T) {
 	w := samplesWS(t)
 	w.ok("query", "testdata/samples/alice-bob-en.txt", "Did Alice repay Bob?", "--receipt", "q.receipt")
 	w.ok("claims", "check", "testdata/claims/agent-answer.jsonl", "--out", "rows.jsonl")
-	ro := w.db
-	if os.Geteuid() == 0 {
-		mnt := t.TempDir()
-		for _, args := range [][]string{{"--bind", filepath.Dir(w.db), mnt}, {"-o", "remount,ro,bind", mnt}} {
-			out, err := exec.Command("mount", args...).CombinedOutput()
-			require.NoError(t, err, "mount %q: %s", args, out)
-		}
-		t.Cleanup(func() { exec.Command("umount", mnt).Run() })
-		ro = filepath.Join(mnt, filepath.Base(w.db))
-	} else {
-		require.NoError(t, os.Chmod(w.db, 0o444))
-	}
+	ro := readOnlyCopy(t, w.db)
 	run := func(args ...string) result {
 		return runBin(t, chronicleBin, w.dir, nil, append([]string{"--db=" + ro}, args...)...)
 	}
