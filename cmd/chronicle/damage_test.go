@@ -459,11 +459,12 @@ func TestDamageHarness(t *testing.T) {
 		// from a damaged page element whose offset points outside the
 		// file's mapping, and bbolt reads there unchecked. Whether that
 		// faults depends on the process's address space; where the binary
-		// maps other memory it reads that instead, and at the first
-		// element of a branch page the comparison does not even change
-		// which child bbolt descends to (a flip in the root bucket's
-		// branch page made every document "unreadable" here while every
-		// receipt rightly verified). What such damage must do is fail
+		// maps other memory it reads that instead, and its lookups may
+		// still reach the right pages (at the first element of a branch
+		// page the comparison cannot change which child bbolt descends
+		// to: flips in the root bucket's pages made every document
+		// "unreadable" here while every receipt verified, its bytes
+		// hashing to their digests). What such damage must do is fail
 		// check, whose page walk bounds every element (counted below).
 		damaged, faulted := map[string]string{}, false
 		for d, why := range tr.damaged {
