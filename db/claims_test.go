@@ -600,3 +600,44 @@ func seedAccepts(t *testing.T, rows [][]byte) {
 	}
 	require.Equal(t, want.String(), string(out))
 }
+
+// A declaredValue of 4,097 to 8,192 bytes of canonical JSON is inside
+// VALUE_BYTES (the seed's scope bound): the checker takes the claim, writes
+// its row, and the row reads back, replays and is accepted by the seed's
+// reader; one byte more is refused before anything is kept.
+func TestClaimsDeclaredValueUpToScopeBytes(t *testing.T) {
+	header := `{"chronicle-claims":1,"namespace":"tests","runId":"value-bytes"}` + "\n" +
+		`{"result":1,"document":"testdata/samples/alice-bob-en.txt","query":"Did Alice repay Bob?"}` + "\n"
+	claim := func(canonicalBytes int) string {
+		// a JSON string of n-2 letters is n bytes of canonical JSON
+		return `{"claim":1,"standing":"fact","iteration":0,"declaredOn":"answer","declaredResult":1,` +
+			`"declaredRule":"chronicle.settlement.status","declaredValue":"` + strings.Repeat("v", canonicalBytes-2) + `"}` + "\n"
+	}
+	for _, n := range []int{4097, 6000, claimrow.ValueBytes} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			a, _ := sampleArchive(t)
+			rep, err := a.CheckClaims([]byte(header + claim(n)))
+			require.NoError(t, err)
+			require.Len(t, rep.Check.Rows, 1)
+			require.Equal(t, "contradicted/conflict", outcomeOf(t, rep.Check.Rows[0]))
+			row, err := claimrow.ReadRow(rep.Check.Rows[0])
+			require.NoError(t, err)
+			require.Len(t, claimrow.Canonical(row.Get("declaredValue")), n)
+			verdicts, err := a.VerifyRows(rep.Check.Rows)
+			require.NoError(t, err)
+			require.Len(t, verdicts, 1)
+			require.Empty(t, verdicts[0].Problem)
+			seedAccepts(t, rep.Check.Rows)
+		})
+	}
+	t.Run("one byte more", func(t *testing.T) {
+		a, path := sampleArchive(t)
+		require.NoError(t, a.Close())
+		before := readFile(t, path)
+		a = openArchive(t, path)
+		_, err := a.CheckClaims([]byte(header + claim(claimrow.ValueBytes+1)))
+		require.ErrorContains(t, err, "declaredValue: 8193 bytes as canonical JSON, at most 8192")
+		require.NoError(t, a.Close())
+		require.Equal(t, before, readFile(t, path), "a refused claims file changes nothing")
+	})
+}

@@ -21,7 +21,7 @@
 // compares a JavaScript string's length (UTF16Len); byte bounds are UTF-8
 // bytes of the canonical form. The reader validates and detaches a
 // recorded check: it never decides whether the claim is true, never looks
-// at evidence and never repairs a row. The one deliberate difference from
-// the seed's source is VALUE_BYTES: CLAIMS 2.2 fixes it at 4096, where the
-// seed derives 8192 from the scope bound.
+// at evidence and never repairs a row. Its bounds are the seed's, VALUE_BYTES
+// among them (8192, the scope bound, as the seed derives it), so the seed's
+// reader and this one accept the same rows.
 package claimrow

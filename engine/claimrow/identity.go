@@ -65,12 +65,15 @@ func DecodePresentIdentityField(s string) (string, error) {
 
 // Limits of identities (CLAIMS 2.2), in UTF-16 units.
 const (
-	ResultIDText   = 4096
-	IdentityText   = ResultIDText + len(ClaimPrefix) - len(ResultPrefix) // 4102
-	TextBound      = 4096
-	RowBytes       = 65536
-	ValueBytes     = 4096
-	ScopeBytes     = 8192
+	ResultIDText = 4096
+	IdentityText = ResultIDText + len(ClaimPrefix) - len(ResultPrefix) // 4102
+	TextBound    = 4096
+	RowBytes     = 65536
+	ScopeBytes   = 8192
+	// ValueBytes bounds a declaredValue's canonical JSON. The seed defines
+	// it as the scope bound (VERIFICATION_LIMITS.valueBytes =
+	// BINDING_LIMITS.scopeBytes), and rows must read alike in both.
+	ValueBytes     = ScopeBytes
 	ScopeDimension = 8
 )
 

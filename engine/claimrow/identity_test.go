@@ -256,7 +256,7 @@ func TestIdentityConstants(t *testing.T) {
 	require.Equal(t, 4102, IdentityText)
 	require.Equal(t, 4096, TextBound)
 	require.Equal(t, 65536, RowBytes)
-	require.Equal(t, 4096, ValueBytes)
+	require.Equal(t, 8192, ValueBytes)
 	require.Equal(t, 8192, ScopeBytes)
 	require.Equal(t, 8, ScopeDimension)
 	require.Equal(t, int64(9007199254740991), int64(MaxSafeInteger))
