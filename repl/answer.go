@@ -225,8 +225,11 @@ func (x *ctx) renderEvidence(d *db.Document, evidence []settle.Evidence, marks b
 	}
 }
 
+// runFind searches for TERMS. Several arguments are one query, joined
+// with single spaces as settle joins the words of its question, so
+// `find Saud Alice` is `find "Saud Alice"`: the same result and receipt.
 func runFind(x *ctx) error {
-	terms := x.p.args[0]
+	terms := strings.Join(x.p.args, " ")
 	if !engine.ValidTextString(terms) {
 		return usageErrorf("TERMS is not valid UTF-8 text")
 	}

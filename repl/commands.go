@@ -57,7 +57,7 @@ func init() {
 		{name: "claim", args: "DOC SUBJECT PREDICATE OBJECT", min: 4, max: 4, run: runClaim, flags: []flagSpec{flagReceipt, flagKeep},
 			summary: "find literal `Subject Predicate Object.` statements",
 			example: "claim testdata/samples/alice-bob-en.txt Alice owns Book"},
-		{name: "find", args: "TERMS", min: 1, max: 1, run: runFind, flags: []flagSpec{flagDoc, flagLimit, flagReceipt, flagKeep},
+		{name: "find", args: "TERMS...", min: 1, max: -1, run: runFind, flags: []flagSpec{flagDoc, flagLimit, flagReceipt, flagKeep},
 			summary: "lexical search of one document (--doc) or of the whole archive",
 			example: "find --doc testdata/samples/alice-bob-en.txt Saud"},
 		{name: "entity", args: "NAME", min: 1, max: 1, run: runEntity, flags: []flagSpec{flagReceipt, flagKeep},
@@ -100,6 +100,9 @@ func init() {
 		{name: "version", args: "", max: 0, run: runVersion,
 			summary: "Chronicle's version, commit, Go version and archive schema (also --version)",
 			example: "version"},
+		{name: "completion", args: completionUsage, min: 1, max: 1, run: runCompletion,
+			summary: "print the shell completion script (commands, flags, document names) for bash, zsh or fish",
+			example: "completion bash"},
 	}
 	// The readable views that are tables fit the terminal (width.go).
 	for _, name := range []string{"docs", "stats", "entities", "receipts", "claims"} {

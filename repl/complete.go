@@ -23,25 +23,27 @@ const (
 	argEntity
 	argCommand
 	argClaimsVerb
+	argShell
 )
 
 // argKinds lists each command's positional arguments; the last kind
 // repeats for commands that take any number of arguments.
 var argKinds = map[string][]argKind{
-	"ingest":   {argPath},
-	"show":     {argDoc, argNone},
-	"query":    {argDoc, argNone},
-	"settle":   {argEntity},
-	"claim":    {argDoc, argEntity, argNone, argEntity},
-	"find":     {argNone},
-	"entity":   {argEntity},
-	"entities": {argEntity},
-	"receipts": {argDoc},
-	"verify":   {argPath},
-	"export":   {argDoc, argPath},
-	"import":   {argPath},
-	"help":     {argCommand},
-	"claims":   {argClaimsVerb, argPath},
+	"ingest":     {argPath},
+	"show":       {argDoc, argNone},
+	"query":      {argDoc, argNone},
+	"settle":     {argEntity},
+	"claim":      {argDoc, argEntity, argNone, argEntity},
+	"find":       {argNone},
+	"entity":     {argEntity},
+	"entities":   {argEntity},
+	"receipts":   {argDoc},
+	"verify":     {argPath},
+	"export":     {argDoc, argPath},
+	"import":     {argPath},
+	"help":       {argCommand},
+	"claims":     {argClaimsVerb, argPath},
+	"completion": {argShell},
 }
 
 // flagKinds: what a flag's value names.
@@ -147,6 +149,8 @@ func (c *completer) candidates(words []string, cur string) []candidate {
 		return finals(commandNames())
 	case argClaimsVerb:
 		return finals(claimsVerbNames())
+	case argShell:
+		return finals(shells)
 	case argPath:
 		return pathCandidates(cur)
 	case argDoc:

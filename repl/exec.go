@@ -183,6 +183,9 @@ func (e exitStatus) Error() string { return "exit status " + strconv.Itoa(int(e)
 // Exec runs one command line and returns its exit code.
 func Exec(env *Env, argv []string) int {
 	given := argv
+	if help, ok := helpRequest(argv); ok {
+		argv, given = help, help
+	}
 	argv = hoistGlobalFlags(argv)
 	if len(argv) == 0 {
 		return ExitOK

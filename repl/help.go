@@ -3,6 +3,7 @@ package repl
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -46,10 +47,64 @@ func runHelp(x *ctx) error {
 		helpItem(w, strings.TrimSpace(c.name+" "+c.args), c.summary, width)
 	}
 	fmt.Fprintln(w, wrapText("flags may come before or after the arguments; -- ends flags; every command takes --db PATH, --wait DURATION, --json and --text.", width, 0))
+	fmt.Fprintln(w, wrapText("COMMAND --help (or -h) is help COMMAND.", width, 0))
 	for _, line := range exitCodesLines() {
 		fmt.Fprintln(w, wrapText(line, width, 7))
 	}
 	return nil
+}
+
+// helpFlags ask any command for its help instead of running it.
+var helpFlags = []string{"-h", "--help"}
+
+// helpRequest rewrites a command line that asks for a command's help
+// (-h or --help before the command name or anywhere after it before
+// "--", subcommand verbs included: `claims check --help`) into
+// `help COMMAND`, keeping --json and --text, so that both print the same
+// text and neither opens the archive; a help flag with no command
+// (`chronicle --db x.db --help`, a session line `-h`) is `help`. The rest of the line is ignored: asking for help
+// never fails on a flag or an argument count. ok is false for any other
+// line, and for a first word that names no command (Exec reports it). A
+// literal -h is an argument after "--": `find -- -h`.
+func helpRequest(argv []string) (help []string, ok bool) {
+	// before the command name too (`chronicle -h find`, `chronicle --db
+	// x.db --help find`), among the global flags hoistGlobalFlags moves
+	var lead []string
+	i := 0
+	for ; i < len(argv) && strings.HasPrefix(argv[i], "-") && argv[i] != "--"; i++ {
+		if slices.Contains(helpFlags, argv[i]) {
+			ok = true
+			continue
+		}
+		lead = append(lead, argv[i])
+		if takesValue(argv[i]) && i+1 < len(argv) {
+			i++
+			lead = append(lead, argv[i])
+		}
+	}
+	if ok && i == len(argv) {
+		return append([]string{"help"}, lead...), true
+	}
+	argv = hoistGlobalFlags(append(lead, argv[i:]...))
+	if len(argv) == 0 || lookup(argv[0]) == nil {
+		return nil, false
+	}
+	var output []string
+	for _, a := range argv[1:] {
+		if a == "--" {
+			break
+		}
+		switch {
+		case slices.Contains(helpFlags, a):
+			ok = true
+		case a == "--json" || a == "--text":
+			output = append(output, a)
+		}
+	}
+	if !ok {
+		return nil, false
+	}
+	return append([]string{"help", lookup(argv[0]).name}, output...), true
 }
 
 // sessionCommandHelp explains a session command (.mode, \q), at the CLI

@@ -20,6 +20,9 @@ import (
 func Main(args []string) int {
 	startStackWatch()
 	env := NewEnv()
+	if len(args) > 0 && args[0] == completeCommand { // the shell completion scripts' (completion.go)
+		return runComplete(env, args[1:])
+	}
 	if len(args) == 1 && (args[0] == "-h" || args[0] == "--help") {
 		return Exec(env, []string{"help"})
 	}
@@ -249,6 +252,9 @@ func splitSessionLine(text string) ([]string, error) {
 // session commands) with the session's mode, keep and output, timed when
 // .timer is on.
 func (s *session) tableCommand(argv []string, run runner) int {
+	if help, ok := helpRequest(argv); ok {
+		argv = help // as Exec does, before table mode and the session help see the line
+	}
 	env := *s.env
 	env.JSON = s.mode == modeJSON || s.mode == modeTable
 	env.Text = s.mode == modeText

@@ -27,7 +27,7 @@ func tableExec(env *Env, argv []string, exec func(*Env, []string) int) int {
 	rows, kind := parseRows(buf.Bytes())
 	switch {
 	case kind == rowsFlat:
-		writeTable(env.Stdout, rows)
+		writeTableFit(env.Stdout, rows, env.textWidth())
 	case kind == rowsNested && code == ExitOK && rerunnable(env, argv):
 		tenv := *env
 		tenv.JSON, tenv.Text = false, true
@@ -207,12 +207,18 @@ func scalarText(t json.Token) string {
 	return ""
 }
 
-// writeTable writes rows as aligned columns: the keys in the order first
+// writeTable writes rows as aligned columns, however wide: writeTableFit
+// without a width.
+func writeTable(w io.Writer, rows []row) { writeTableFit(w, rows, 0) }
+
+// writeTableFit writes rows as aligned columns: the keys in the order first
 // seen (a row without a key has an empty cell), widths in terminal
 // columns (Arabic letters count one, their marks none; wide characters
 // two), numbers right-aligned when a whole column is numeric, two spaces
-// between columns and no trailing spaces.
-func writeTable(w io.Writer, rows []row) {
+// between columns and no trailing spaces. A table wider than width (the
+// terminal's, textWidth; 0 is no limit) is fitted as fitColumns says, or,
+// when even that is too wide, shown one record at a time (writeExpanded).
+func writeTableFit(w io.Writer, rows []row, width int) {
 	var cols []string
 	index := map[string]int{}
 	for _, r := range rows {
@@ -250,6 +256,17 @@ func writeTable(w io.Writer, rows []row) {
 			widths[j] = max(widths[j], displayWidth(c.text, 0))
 		}
 	}
+	if width >= minWrap && tableWidth(widths) > width {
+		if !fitColumns(widths, numeric, width) {
+			writeExpanded(w, grid, width)
+			return
+		}
+		for _, line := range grid {
+			for j := range line {
+				line[j].text = truncateCell(line[j].text, widths[j])
+			}
+		}
+	}
 	var b strings.Builder
 	for _, line := range grid {
 		b.Reset()
@@ -265,5 +282,89 @@ func writeTable(w io.Writer, rows []row) {
 			}
 		}
 		io.WriteString(w, strings.TrimRight(b.String(), " ")+"\n")
+	}
+}
+
+// minColumn is the narrowest a text column is truncated to: 9 characters
+// and the ellipsis still tell names apart, and 9 hex digits of a hash
+// name a document (8 are enough for a DOC argument).
+const minColumn = 10
+
+// tableWidth is the width of a line of columns this wide.
+func tableWidth(widths []int) int {
+	total := 2 * max(0, len(widths)-1)
+	for _, w := range widths {
+		total += w
+	}
+	return total
+}
+
+// fitColumns narrows the text columns, the widest first, until the table
+// fits width, and reports whether it does. Numeric columns keep their
+// width: a cut number would read as another number. A text column keeps
+// at least minColumn (its header is cut like its cells: docs has seven
+// columns, and at 80 it fits only so).
+func fitColumns(widths []int, numeric []bool, width int) bool {
+	floor := make([]int, len(widths))
+	for j := range widths {
+		floor[j] = widths[j]
+		if !numeric[j] {
+			floor[j] = min(widths[j], minColumn)
+		}
+	}
+	for tableWidth(widths) > width {
+		widest := -1
+		for j := range widths {
+			if widths[j] > floor[j] && (widest < 0 || widths[j] > widths[widest]) {
+				widest = j
+			}
+		}
+		if widest < 0 {
+			return false
+		}
+		widths[widest]--
+	}
+	return true
+}
+
+// ellipsis ends a truncated cell.
+const ellipsis = "…"
+
+// truncateCell cuts s to at most width columns, ending it with an
+// ellipsis when it was cut. The cut is between characters (never inside
+// a UTF-8 sequence) and keeps a combining mark with its letter (a mark
+// takes no column, so cutAt keeps it).
+func truncateCell(s string, width int) string {
+	if displayWidth(s, 0) <= width {
+		return s
+	}
+	n := cutAt(s, 0, width-displayWidth(ellipsis, 0))
+	if width <= displayWidth(ellipsis, 0) {
+		n = 0
+	}
+	return s[:n] + ellipsis
+}
+
+// writeExpanded shows a table too wide for width even with its text
+// columns cut (stats: nine numeric columns) one record at a time, as
+// psql's expanded display does: a "key  value" line per column, the keys
+// aligned, long values wrapped under the value column (fitLineIndent),
+// a blank line between records. The header row is grid[0].
+func writeExpanded(w io.Writer, grid [][]cell, width int) {
+	keyWidth := 0
+	for _, k := range grid[0] {
+		keyWidth = max(keyWidth, displayWidth(k.text, 0))
+	}
+	for i, line := range grid[1:] {
+		if i > 0 {
+			io.WriteString(w, "\n")
+		}
+		for j, c := range line {
+			k := grid[0][j].text
+			text := strings.TrimRight(k+strings.Repeat(" ", keyWidth-displayWidth(k, 0))+"  "+c.text, " ")
+			for _, l := range fitLineIndent(text, width, keyWidth+2) {
+				io.WriteString(w, l+"\n")
+			}
+		}
 	}
 }

@@ -81,7 +81,7 @@ func TestHelpJSON(t *testing.T) {
 	one := helpTable(t, w, "find")
 	require.Len(t, one, 1)
 	require.Equal(t, "find", one[0].Name)
-	require.Equal(t, "TERMS", one[0].Args)
+	require.Equal(t, "TERMS...", one[0].Args)
 	require.Equal(t, "--doc", one[0].Flags[0].Name)
 	require.Equal(t, "DOC", one[0].Flags[0].Value)
 	require.NotEmpty(t, helpTable(t, w, "claims")[0].Verbs)
