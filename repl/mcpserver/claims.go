@@ -15,15 +15,15 @@ import (
 
 // CheckIn is the claim lines of an answer.
 type CheckIn struct {
-	Claims []string `json:"claims" jsonschema:"claim lines, each one JSON object of CLAIMS 3 (claim, standing, iteration, turn, declaredOn, declaredResult, declaredRule, declaredValue); declaredResult is a resultId this session returned or its ordinal"`
+	Claims []string `json:"claims"` // described by checkIn
 }
 
 // CheckRow is one claim's row, with its outcome for quick reading.
 type CheckRow struct {
 	ClaimID        string `json:"claimId"`
 	DeclaredResult string `json:"declaredResult,omitempty" jsonschema:"the result the claim rests on"`
-	Outcome        string `json:"outcome" jsonschema:"supported, contradicted or unverified"`
-	Reason         string `json:"reason"`
+	Outcome        string `json:"outcome"` // described by checkOut
+	Reason         string `json:"reason"`  // described by checkOut
 	Row            string `json:"row" jsonschema:"the claim-verification row, canonical JSON (CLAIMS 4)"`
 }
 
@@ -203,8 +203,8 @@ func (s *Server) checkClaims(_ context.Context, req *mcp.CallToolRequest, in Che
 	}
 	out.NextRunID = st.runID()
 	s.mu.Unlock()
-	summary := fmt.Sprintf("%d claims: %d supported, %d contradicted, %d unverified (check %s/%s kept)",
-		len(out.Rows), out.Supported, out.Contradicted, out.Unverified, ns, runID)
+	summary := fmt.Sprintf("%s: %d supported, %d contradicted, %d unverified (check %s/%s kept)",
+		plural(len(out.Rows), "claim"), out.Supported, out.Contradicted, out.Unverified, ns, runID)
 	return result(summary, out), out, nil
 }
 

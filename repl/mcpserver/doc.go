@@ -11,6 +11,16 @@
 // for byte (the `canonical` field is the line `chronicle CMD --json`
 // prints) together with a decoded copy and the answer's receipt. Errors are
 // tool errors carrying the CLI's one-line message (`chronicle query: …`).
+// Every status, verdict, rule, outcome and reason a description names is
+// taken from the engine package that produces it (vocab.go), so an agent
+// that declares what it read declares a value the checker knows.
+//
+// A line on stdin that is not JSON gets a JSON-RPC Parse error (-32700),
+// and one that is JSON but no JSON-RPC message (a batch included: MCP
+// 2025-06-18 removed them) an Invalid Request (-32600), with id null
+// unless the line carries a usable id; the session goes on, and requests
+// in flight are answered (transport.go). The SDK's stdio transport alone
+// would end the session at such a line.
 //
 // Every result carries its result ID `claim-result/<ns>/<runId>/<ordinal>`
 // (CLAIMS 2.2): ns is the client's name from the MCP handshake, runId is

@@ -26,7 +26,7 @@ func (s *Server) addResources() {
 		}
 		for _, d := range docs {
 			s.mcp.AddResource(&mcp.Resource{URI: docURI(d), Name: d.Label(), MIMEType: "text/plain", Size: d.SourceSize,
-				Description: fmt.Sprintf("%s: %d bytes, %d events, with line numbers", d.Label(), d.SourceSize, d.EventCount)}, s.readDoc)
+				Description: fmt.Sprintf("%s: %s, %s, with line numbers", d.Label(), plural(d.SourceSize, "byte"), plural(d.EventCount, "event"))}, s.readDoc)
 		}
 		return nil
 	})

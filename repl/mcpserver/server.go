@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -111,9 +112,11 @@ func strictArguments(next mcp.MethodHandler) mcp.MethodHandler {
 
 const instructions = `Chronicle is an evidence archive of UTF-8 documents. Its tools answer narrow questions (debt settlement, literal @claim statements, lexical find, entity lookups) from exact archived bytes, cite every evidence span, and issue integrity receipts. A receipt proves integrity and replayability, never that a document is true. Every result carries a result ID (claim-result/<ns>/<runId>/<ordinal>); before answering the user, pass the claims of your answer to check_claims with declaredResult naming those IDs or ordinals.`
 
-// Run serves one session over stdin and stdout until the client leaves.
+// Run serves one session over stdin and stdout until the client leaves;
+// a line that is not a JSON-RPC message is answered with its error and
+// the session goes on (lineTransport).
 func (s *Server) Run(ctx context.Context) error {
-	return s.mcp.Run(ctx, &mcp.StdioTransport{})
+	return s.mcp.Run(ctx, &lineTransport{in: os.Stdin, out: os.Stdout, maxLine: mcp.DefaultMaxLineLength})
 }
 
 // MCP returns the SDK server (tests connect it to in-memory transports).

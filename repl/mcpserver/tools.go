@@ -71,7 +71,7 @@ type Answer struct {
 	Canonical string         `json:"canonical" jsonschema:"the exact canonical JSON line the CLI prints with --json"`
 	Result    map[string]any `json:"result" jsonschema:"the canonical result decoded"`
 	ReceiptID string         `json:"receiptId" jsonschema:"SHA-256 hex of the receipt"`
-	Receipt   string         `json:"receipt" jsonschema:"the archive receipt of the result; verify re-checks it. It proves integrity and replay, not truth"`
+	Receipt   string         `json:"receipt" jsonschema:"the archive receipt of the result; verify checks it again. It proves integrity and replay, not truth"`
 }
 
 // QueryIn is a question on one document.
@@ -136,14 +136,14 @@ type EntityOut struct {
 
 // VerifyIn is a receipt's text.
 type VerifyIn struct {
-	Receipt string `json:"receipt" jsonschema:"the exact text of an archive receipt (CHRONICLE-ARCHIVE-RECEIPT-V1, or a set receipt of find, entity or settle)"`
+	Receipt string `json:"receipt"` // described by verifyIn
 }
 
 // VerifyOut is the verdict.
 type VerifyOut struct {
 	ResultID string `json:"resultId" jsonschema:"the ID of this result"`
-	Verdict  string `json:"verdict" jsonschema:"VALID, INVALID or UNSUPPORTED"`
-	Problem  string `json:"problem,omitempty" jsonschema:"why it is not VALID"`
+	Verdict  string `json:"verdict"`           // described by verifyOut
+	Problem  string `json:"problem,omitempty"` // described by verifyOut
 }
 
 // description texts: what each tool answers, and what it never claims.
@@ -156,22 +156,18 @@ func (s *Server) addTools() {
 	mcp.AddTool(s.mcp, &mcp.Tool{Name: "show", Annotations: readOnly,
 		Description: "A document's lines with their numbers and byte offsets (all, or from..to), read back from the archive and checked." + never}, s.show)
 	mcp.AddTool(s.mcp, &mcp.Tool{Name: "find", Annotations: readOnly,
-		Description: "Lexical search: the lines containing the terms, in one document or across the archive (best documents first). Lexical only: a match is not a fact and no match is not an absence of the fact." + never}, s.find)
+		Description: findDescription + never}, s.find)
 	mcp.AddTool(s.mcp, &mcp.Tool{Name: "query", Annotations: readOnly,
-		Description: "Answer a debt-settlement question on one document (status SETTLED, PARTIAL, UNSETTLED, CONFLICT or UNKNOWN, debt and settled amounts as exact fractions, every cited evidence span), or a literal claim question '@claim<TAB>S<TAB>P<TAB>O' (EXACT_STATED or UNRESOLVED). The status evaluates what the document records about the debt, not whether the question is true." + never}, s.query)
+		Description: queryDescription + never}, s.query)
 	mcp.AddTool(s.mcp, &mcp.Tool{Name: "settle", Annotations: readOnly,
-		Description: "Answer a debt-settlement question across documents (every document, or the chosen ones): the same reasoner as query over the events of all of them, each evidence span naming its document." + never}, s.settle)
+		Description: settleDescription + never}, s.settle)
 	mcp.AddTool(s.mcp, &mcp.Tool{Name: "entity", Annotations: readOnly,
 		Description: "Every event whose subject or object is exactly the name, across documents, with its evidence span. Exact names only: no aliases are inferred." + never}, s.entity)
 	mcp.AddTool(s.mcp, &mcp.Tool{Name: "verify", Annotations: readOnly,
-		Description: "Verify a receipt's text against the archive: rebuild the store, replay it, re-run the question and compare digests. VALID means the result is exactly what the archived bytes give, not that they are true." + never}, s.verify)
+		Description: verifyDescription + never, InputSchema: verifyIn(), OutputSchema: verifyOut()}, s.verify)
 	mcp.AddTool(s.mcp, &mcp.Tool{Name: "check_claims",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: false, DestructiveHint: new(false), IdempotentHint: false, OpenWorldHint: new(false)},
-		Description: "Check the claims of your answer against the results this session returned. Give claim lines (JSON objects, CLAIMS 3): " +
-			`{"claim":1,"standing":"fact","iteration":0,"declaredOn":"answer","declaredResult":"<a resultId or its ordinal>","declaredRule":"chronicle.settlement.status","declaredValue":"PARTIAL"}. ` +
-			"Rules: chronicle.settlement.status|settled|debt|currency (query results), chronicle.claim.status (@claim results), chronicle.find.lines (find results on one document). " +
-			"Returns one claim-verification row per claim: supported, contradicted or unverified with a reason (missing-result for a result this session never returned). " +
-			"The check and the receipts of compared results are kept in the archive; the check ends the run, later results get a new runId." + never}, s.checkClaims)
+		Description: checkDescription + never, InputSchema: checkIn(), OutputSchema: checkOut()}, s.checkClaims)
 }
 
 // resolveDoc resolves a document argument as the CLI does.
@@ -199,7 +195,7 @@ func (s *Server) docs(_ context.Context, req *mcp.CallToolRequest, _ DocsIn) (*m
 		return nil, DocsOut{}, err
 	}
 	out.ResultID = s.issue(req.Session, kept{})
-	return result(fmt.Sprintf("%d documents (result %s)", len(out.Documents), out.ResultID), out), out, nil
+	return result(fmt.Sprintf("%s (result %s)", plural(len(out.Documents), "document"), out.ResultID), out), out, nil
 }
 
 func (s *Server) show(_ context.Context, req *mcp.CallToolRequest, in ShowIn) (*mcp.CallToolResult, ShowOut, error) {
@@ -233,11 +229,7 @@ func (s *Server) show(_ context.Context, req *mcp.CallToolRequest, in ShowIn) (*
 			return nil
 		})
 		if err == nil && len(out.Lines) == 0 && (in.From != 0 || in.To != 0) {
-			lines := fmt.Sprintf("%d lines", last)
-			if last == 1 {
-				lines = "1 line"
-			}
-			return fmt.Errorf("%s has %s, no line %d", d.Label(), lines, from)
+			return fmt.Errorf("%s has %s, no line %d", d.Label(), plural(last, "line"), from)
 		}
 		return err
 	})
@@ -245,7 +237,7 @@ func (s *Server) show(_ context.Context, req *mcp.CallToolRequest, in ShowIn) (*
 		return nil, ShowOut{}, err
 	}
 	out.ResultID = s.issue(req.Session, kept{})
-	return result(fmt.Sprintf("%d lines of %s (result %s)", len(out.Lines), out.Label, out.ResultID), out), out, nil
+	return result(fmt.Sprintf("%s of %s (result %s)", plural(len(out.Lines), "line"), out.Label, out.ResultID), out), out, nil
 }
 
 // checkQuestion applies the CLI's checks of a question or terms string.
@@ -346,9 +338,9 @@ func (s *Server) find(_ context.Context, req *mcp.CallToolRequest, in FindIn) (*
 		out.Hits = append(out.Hits, FindHit{ResultID: s.issue(req.Session, kept{Document: doc, Find: in.Terms, IsFind: true}),
 			Document: doc, Names: h.Doc.Names, Canonical: string(canonical), Result: decode(canonical)})
 	}
-	summary := "NO_MATCH"
+	summary := find.StatusNoMatch
 	if len(hits) > 0 {
-		summary = fmt.Sprintf("MATCHES in %d documents", len(hits))
+		summary = fmt.Sprintf("%s in %s", find.StatusMatches, plural(len(hits), "document"))
 	}
 	return result(fmt.Sprintf("%s (result %s)", summary, out.ResultID), out), out, nil
 }
@@ -364,7 +356,7 @@ func (s *Server) findInDocument(req *mcp.CallToolRequest, in FindIn) (*mcp.CallT
 		if err != nil {
 			return err
 		}
-		status = fmt.Sprintf("%s %d matching lines", da.Find.Status, da.Find.TotalMatchingLines)
+		status = da.Find.Status + " " + plural(da.Find.TotalMatchingLines, "matching line")
 		ans = answerOf(da)
 		return nil
 	})
@@ -441,7 +433,11 @@ func (s *Server) entity(_ context.Context, req *mcp.CallToolRequest, in EntityIn
 		return nil, EntityOut{}, err
 	}
 	out.ResultID = s.issue(req.Session, kept{})
-	return result(fmt.Sprintf("%d events name %s (result %s)", len(out.Hits), in.Name, out.ResultID), out), out, nil
+	verb := "name"
+	if len(out.Hits) == 1 {
+		verb = "names"
+	}
+	return result(fmt.Sprintf("%s %s %s (result %s)", plural(len(out.Hits), "event"), verb, in.Name, out.ResultID), out), out, nil
 }
 
 func (s *Server) verify(_ context.Context, req *mcp.CallToolRequest, in VerifyIn) (*mcp.CallToolResult, VerifyOut, error) {
@@ -487,3 +483,11 @@ func (s *Server) verify(_ context.Context, req *mcp.CallToolRequest, in VerifyIn
 }
 
 func docURI(d *db.Document) string { return "chronicle://doc/" + d.SHA256.String() }
+
+// plural is "1 WORD" or "N WORDs" (the REPL's summaries read the same).
+func plural[N int | int64](n N, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}

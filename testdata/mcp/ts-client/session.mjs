@@ -219,9 +219,37 @@ async function session() {
   check(msg.includes('chronicle query: "nosuch": no such document'), `unknown document: ${msg}`);
   ok(`query of an unknown document refused (${msg})`);
 
+  doing = 'malformed lines';
+  // Raw lines on the server's stdin beside the client's own, while a call
+  // is in flight: a line that is not JSON gets a parse error (-32700) and
+  // one that is no JSON-RPC message an invalid request (-32600), both with
+  // id null as JSON-RPC 2.0 says; the call in flight is still answered.
+  // The SDK reports a response it cannot match to a request through
+  // onerror (its schema wants no id rather than id null) and goes on.
+  const raw = transport._process;
+  check(raw?.stdin && raw?.stdout, 'the stdio transport exposes no child process');
+  let seen = '';
+  const tap = (b) => {
+    seen += b.toString();
+  };
+  raw.stdout.on('data', tap);
+  const clientErrors = [];
+  client.onerror = (err) => clientErrors.push(err);
+  const inFlight = client.callTool({ name: 'query', arguments: { document: ALICE, question: 'Did Alice repay Bob?' } });
+  raw.stdin.write('not json\n{"jsonrpc":"2.0"}\n');
+  const res = await inFlight;
+  check(!res.isError && res.structuredContent?.result?.status === 'PARTIAL', `the call in flight: ${JSON.stringify(res.content)}`);
+  const refusals = () => seen.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l)).filter((m) => m.id === null && m.error);
+  for (let i = 0; i < 100 && refusals().length < 2; i++) await new Promise((r) => setTimeout(r, 50));
+  eq(refusals().map((m) => m.error.code), [-32700, -32600], 'the answers to the raw lines');
+  raw.stdout.off('data', tap);
+  ({ out } = await call('docs', {}));
+  eq(out.documents.length, 2, 'docs after the raw lines');
+  ok(`malformed lines answered (${refusals().map((m) => m.error.message).join('; ')}); the call in flight answered, the session goes on (${clientErrors.length} reported by the SDK)`);
+
   doing = 'ping';
   await client.ping();
-  ok('ping after the hostile calls');
+  ok('ping after the hostile calls and the malformed lines');
 }
 
 try {
