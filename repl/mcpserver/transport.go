@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -33,15 +34,86 @@ type lineTransport struct {
 
 // lockedWriter writes whole lines, one caller at a time: the SDK's
 // connection writes each message with one Write, and so do the refusals.
+// It also keeps the ids of the requests passed on (expect) and not yet
+// answered, so that the end of the input can wait for their answers
+// (drain): a client that writes its requests and closes stdin
+// (`printf ... | chronicle mcp`) gets every answer, where the SDK would
+// close the connection at once and drop them.
 type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu      sync.Mutex
+	w       io.Writer
+	pending map[string]bool
+	done    *sync.Cond // signalled when pending shrinks
+}
+
+func newLockedWriter(w io.Writer) *lockedWriter {
+	l := &lockedWriter{w: w, pending: map[string]bool{}}
+	l.done = sync.NewCond(&l.mu)
+	return l
 }
 
 func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if len(l.pending) > 0 {
+		if id, ok := responseID(p); ok && l.pending[id] {
+			delete(l.pending, id)
+			l.done.Broadcast()
+		}
+	}
 	return l.w.Write(p)
+}
+
+// expect records a request passed on to the SDK, answered later.
+func (l *lockedWriter) expect(id string) {
+	l.mu.Lock()
+	l.pending[id] = true
+	l.mu.Unlock()
+}
+
+// drain waits until every request passed on has its answer written.
+func (l *lockedWriter) drain() {
+	l.mu.Lock()
+	for len(l.pending) > 0 {
+		l.done.Wait()
+	}
+	l.mu.Unlock()
+}
+
+// idKey is an id in one spelling whatever its JSON spelling was (1, 1.0
+// and 1e0 are the request the SDK answers as 1); ok is false for an id a
+// response cannot carry back (only strings and integers can).
+func idKey(raw json.RawMessage) (string, bool) {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	var v any
+	if d.Decode(&v) != nil {
+		return "", false
+	}
+	switch v := v.(type) {
+	case string:
+		return "s" + v, true
+	case json.Number:
+		if f, err := v.Float64(); err == nil && f == float64(int64(f)) {
+			return "n" + strconv.FormatInt(int64(f), 10), true
+		}
+	}
+	return "", false
+}
+
+// responseID is the id of a response line (one with a result or an
+// error and no method).
+func responseID(line []byte) (string, bool) {
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method json.RawMessage `json:"method"`
+		Result json.RawMessage `json:"result"`
+		Error  json.RawMessage `json:"error"`
+	}
+	if json.Unmarshal(line, &m) != nil || m.Method != nil || (m.Result == nil && m.Error == nil) {
+		return "", false
+	}
+	return idKey(m.ID)
 }
 
 // Close leaves stdout open: the process may still write to it.
@@ -51,7 +123,7 @@ func (l *lockedWriter) Close() error { return nil }
 // it passes on.
 func (t *lineTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	pr, pw := io.Pipe()
-	out := &lockedWriter{w: t.out}
+	out := newLockedWriter(t.out)
 	go func() { pw.CloseWithError(t.filter(pw, out)) }()
 	// The filter bounds the lines, so the SDK's limit would only repeat it.
 	return (&mcp.IOTransport{Reader: pr, Writer: out, MaxLineLength: -1}).Connect(ctx)
@@ -60,7 +132,7 @@ func (t *lineTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 // filter copies the good lines of t.in to next and answers the others on
 // out; it returns at the end of the input (nil: the session ends as the
 // client left) or when the connection is closed.
-func (t *lineTransport) filter(next io.Writer, out io.Writer) error {
+func (t *lineTransport) filter(next io.Writer, out *lockedWriter) error {
 	r := bufio.NewReaderSize(t.in, 64<<10)
 	for n := 1; ; n++ {
 		line, err := readLine(r, t.maxLine)
@@ -71,11 +143,17 @@ func (t *lineTransport) filter(next io.Writer, out io.Writer) error {
 		if len(bytes.TrimSpace(line)) > 0 {
 			if id, code, why := check(line); why != "" {
 				refuse(out, id, code, fmt.Sprintf("%s: line %d %s", codeName(code), n, why))
-			} else if _, werr := next.Write(append(line, '\n')); werr != nil {
-				return nil // the connection was closed
+			} else {
+				if id, ok := requestID(line); ok {
+					out.expect(id)
+				}
+				if _, werr := next.Write(append(line, '\n')); werr != nil {
+					return nil // the connection was closed
+				}
 			}
 		}
 		if err == io.EOF {
+			out.drain()
 			return nil
 		}
 		if err != nil {
@@ -131,7 +209,7 @@ func check(line []byte) (id json.RawMessage, code int, why string) {
 	if json.Unmarshal(line, &head) != nil {
 		return nil, jsonrpc.CodeInvalidRequest, "is not a JSON object"
 	}
-	if usableID(head.ID) {
+	if _, ok := idKey(head.ID); ok {
 		id = head.ID
 	}
 	var version string
@@ -149,19 +227,17 @@ func check(line []byte) (id json.RawMessage, code int, why string) {
 	return nil, 0, ""
 }
 
-// usableID: a string or an integer, the ids a response can carry back.
-func usableID(raw json.RawMessage) bool {
-	var v any
-	if json.Unmarshal(raw, &v) != nil {
-		return false
+// requestID is the id of a request line (one with a method and an id;
+// a notification has none and gets no answer).
+func requestID(line []byte) (string, bool) {
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method json.RawMessage `json:"method"`
 	}
-	switch v := v.(type) {
-	case string:
-		return true
-	case float64:
-		return v == float64(int64(v))
+	if json.Unmarshal(line, &m) != nil || m.Method == nil || m.ID == nil {
+		return "", false
 	}
-	return false
+	return idKey(m.ID)
 }
 
 func codeName(code int) string {
@@ -171,8 +247,9 @@ func codeName(code int) string {
 	return "invalid request"
 }
 
-// refuse writes the error response to a line the server cannot take.
-func refuse(out io.Writer, id json.RawMessage, code int, message string) {
+// refuse writes the error response to a line the server cannot take
+// (past the pending ids: its id, if any, is not a request passed on).
+func refuse(out *lockedWriter, id json.RawMessage, code int, message string) {
 	if id == nil {
 		id = json.RawMessage("null")
 	}
@@ -186,5 +263,7 @@ func refuse(out io.Writer, id json.RawMessage, code int, message string) {
 	}{JSONRPC: "2.0", ID: id}
 	resp.Error.Code, resp.Error.Message = code, message
 	b, _ := json.Marshal(resp)
-	out.Write(append(b, '\n'))
+	out.mu.Lock()
+	defer out.mu.Unlock()
+	out.w.Write(append(b, '\n'))
 }

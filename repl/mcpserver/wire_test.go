@@ -208,3 +208,32 @@ func TestMCPMalformedLines(t *testing.T) {
 	require.NoError(t, w.in.Close())
 	require.NoError(t, w.cmd.Wait(), "chronicle mcp exits 0 when the client leaves")
 }
+
+// TestMCPAnswersBeforeEOF: a client that writes its requests and closes
+// stdin at once (`printf ... | chronicle mcp`) gets every answer before
+// the server exits 0; the SDK alone closes the connection at the end of
+// the input and drops the answers not yet written.
+func TestMCPAnswersBeforeEOF(t *testing.T) {
+	archive := sampleArchive(t)
+	cmd := exec.Command(chronicleBin, "mcp", "--db", archive)
+	query := func(id int) string {
+		return `{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"tools/call","params":{"name":"query","arguments":{"document":"testdata/samples/alice-bob-en.txt","question":"Did Alice repay Bob?"}}}`
+	}
+	cmd.Stdin = strings.NewReader(strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"pipe","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		query(2), `{"jsonrpc":"2.0","id":3,"method":"ping"}`, query(4), `{"jsonrpc":"2.0","id":"five","method":"tools/list"}`,
+	}, "\n") + "\n")
+	out, err := cmd.Output()
+	require.NoError(t, err, "chronicle mcp exits 0 at the end of its input")
+	answered := map[any]map[string]any{}
+	for _, line := range strings.Split(strings.TrimSuffix(string(out), "\n"), "\n") {
+		var m map[string]any
+		require.NoError(t, json.Unmarshal([]byte(line), &m), "%q", line)
+		answered[m["id"]] = m
+	}
+	for _, id := range []any{1.0, 2.0, 3.0, 4.0, "five"} {
+		require.Contains(t, answered[id], "result", "request %v: %s", id, out)
+	}
+	require.Contains(t, fmt.Sprint(answered[4.0]["result"]), "PARTIAL")
+}
