@@ -16,8 +16,10 @@ import (
 
 // Errors callers branch on; every other error says what was wrong.
 var (
-	// ErrLocked: another process holds the archive (a writer, or readers
-	// when opening for writing) for longer than Options.LockTimeout.
+	// ErrLocked: another process held the lock a call needed for all of
+	// Options.LockTimeout (a writer in its write, when reading; readers in
+	// their read or a writer in its write, when writing). Open and every
+	// method can return it; nothing was done, and the call can be retried.
 	ErrLocked = db.ErrLocked
 	// ErrNoArchive: a read-only open of a file that does not exist.
 	ErrNoArchive = db.ErrNoArchive
@@ -34,34 +36,63 @@ var (
 // Options tune Open; the zero value (or nil) opens for writing and creates
 // a missing archive.
 type Options struct {
-	// ReadOnly opens with a shared lock: the archive must exist, and
-	// nothing is written, ever.
+	// ReadOnly opens for reading only: the archive must exist, and
+	// nothing is written, ever (an upgrade of an older schema aside, which
+	// Open does once when the file can be written).
 	ReadOnly bool
-	// LockTimeout is how long Open waits for another process's lock
-	// (default 5 s).
+	// LockTimeout is how long Open and each call wait for another
+	// process's lock before ErrLocked (default 5 s): a read waits for a
+	// writer's commit, a write for the readers in their reads.
 	LockTimeout time.Duration
 }
 
-// Archive is an open archive file.
+// Archive is an open archive file. Between calls it holds no lock: each
+// read takes the shared lock for its call, each write the exclusive one
+// for its write (see the package documentation).
 type Archive struct {
 	db *db.Archive
+	// writing, when set (tests), is called in each write that holds the
+	// exclusive lock for its whole call, once the lock is taken.
+	writing func()
 }
 
 // Open opens (or, unless opts.ReadOnly, creates) the archive at path,
-// upgrading an older schema when opened for writing.
+// upgrading an older schema when the file can be written, and lets go of
+// its lock before it returns: the Archive takes the lock again in each
+// call, only for that call.
 func Open(path string, opts *Options) (*Archive, error) {
 	if opts == nil {
 		opts = &Options{}
 	}
-	a, err := db.Open(path, db.Options{ReadOnly: opts.ReadOnly, Timeout: opts.LockTimeout})
+	a, err := db.Open(path, db.Options{ReadOnly: opts.ReadOnly, Timeout: opts.LockTimeout, WaitOption: "Options.LockTimeout"})
 	if err != nil {
 		return nil, err
+	}
+	// Held until now for the creation, the upgrade and a batch a killed
+	// writer left unfolded; from here the lock is taken per call (Hold), so
+	// an idle Archive blocks no other process, as a finished CLI command.
+	if err := a.Release(); err != nil {
+		a.Close()
+		return nil, fmt.Errorf("archive %s: releasing the lock: %w", path, err)
 	}
 	return &Archive{db: a}, nil
 }
 
-// Close releases the archive file and its lock.
+// Close closes the archive (which holds no lock between calls).
 func (a *Archive) Close() error { return a.db.Close() }
+
+// read runs fn under the shared lock, taken for fn alone.
+func (a *Archive) read(fn func() error) error { return a.db.Hold(true, fn) }
+
+// write runs fn under the exclusive lock, taken for fn alone.
+func (a *Archive) write(fn func() error) error {
+	return a.db.Hold(false, func() error {
+		if a.writing != nil {
+			a.writing()
+		}
+		return fn()
+	})
+}
 
 // Document describes one stored document.
 type Document struct {
@@ -81,7 +112,11 @@ func document(d *db.Document) Document {
 
 // Documents lists the archive's documents in import order.
 func (a *Archive) Documents() ([]Document, error) {
-	docs, err := a.db.Docs()
+	var docs []*db.Document
+	err := a.read(func() (err error) {
+		docs, err = a.db.Docs()
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -105,7 +140,9 @@ type Ingested struct {
 // Ingest stores src under name in one durable transaction: a source that
 // is refused (invalid UTF-8, a NUL byte, over 8 MiB, over 4,096 events)
 // leaves the archive exactly as it was. The import time is now, or
-// SOURCE_DATE_EPOCH when set (reproducible stores).
+// SOURCE_DATE_EPOCH when set (reproducible stores). The document is
+// looked up under the shared lock and extracted with no lock; the
+// exclusive lock is held only for the commit.
 func (a *Archive) Ingest(name string, src []byte) (*Ingested, error) {
 	if name == "" {
 		return nil, errors.New("ingest: the document needs a name")
@@ -125,7 +162,7 @@ func (a *Archive) Ingest(name string, src []byte) (*Ingested, error) {
 // given; its cleaned absolute path is kept too, so that `./x.txt`, the
 // absolute path or a path from another directory all name the document
 // later. Anything but a regular file of at most 8 MiB is refused before
-// the archive is touched.
+// the archive is touched; the lock is taken as Ingest takes it.
 func (a *Archive) IngestFile(path string) (*Ingested, error) {
 	at, err := db.ImportTime()
 	if err != nil {
@@ -189,11 +226,15 @@ func (a *Archive) FindIn(doc, terms string) (*Answer, error) {
 }
 
 func (a *Archive) answer(doc string, kind db.ReceiptKind, question string) (*Answer, error) {
-	d, err := a.db.Resolve(doc)
-	if err != nil {
-		return nil, err
-	}
-	ans, err := a.db.Answer(d, kind, question)
+	var ans *db.DocAnswer
+	err := a.read(func() error {
+		d, err := a.db.Resolve(doc)
+		if err != nil {
+			return err
+		}
+		ans, err = a.db.Answer(d, kind, question)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -217,7 +258,14 @@ type ArchiveAnswer struct {
 	Documents []Document
 	// Status is the settlement status for Settle, "" otherwise.
 	Status string
-	// JSON is the canonical result line (no newline).
+	// JSON is the canonical result the receipt binds (its result_sha256
+	// is the SHA-256 of these bytes). For Settle it is one line without a
+	// newline, the settlement `chronicle settle --json` prints. For Find
+	// it is one line per document listed, for Entity one line per event,
+	// each ending in a newline, in the order of the answer; these are the
+	// lines `chronicle find --json` and `entity --json` print, less their
+	// "names" member (names are aliases, and can change after the
+	// receipt). No match: no bytes.
 	JSON []byte
 	// Receipt is the set receipt binding the documents the answer ran
 	// over; Verify replays it, also after later ingests.
@@ -232,7 +280,12 @@ func (a *Archive) Find(terms string, limit int) (*ArchiveAnswer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("find: %w: %v", ErrBadQuestion, err)
 	}
-	hits, rec, err := a.db.IssueFind(q, limit)
+	var hits []db.FindHit
+	var rec *db.SetReceipt
+	err = a.read(func() (err error) {
+		hits, rec, err = a.db.IssueFind(q, limit)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -249,7 +302,12 @@ func (a *Archive) Entity(name string) (*ArchiveAnswer, error) {
 	if !engine.ValidTextString(name) || name == "" || len(name) > engine.MaxFieldLen || strings.Contains(name, "\t") {
 		return nil, fmt.Errorf("entity: %w: a name is UTF-8 text of 1 to %d bytes without TAB", ErrBadQuestion, engine.MaxFieldLen)
 	}
-	hits, rec, err := a.db.IssueEntity(name)
+	var hits []db.EntityHit
+	var rec *db.SetReceipt
+	err := a.read(func() (err error) {
+		hits, rec, err = a.db.IssueEntity(name)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -274,15 +332,20 @@ func (a *Archive) Settle(question string, docs ...string) (*ArchiveAnswer, error
 	if settle.IsClaim(question) {
 		return nil, fmt.Errorf("settle: %w: a claim is asked of one document (Claim)", ErrBadQuestion)
 	}
-	var chosen []*db.Document
-	for _, name := range docs {
-		d, err := a.db.Resolve(name)
-		if err != nil {
-			return nil, err
+	var c *db.CrossSettlement
+	var rec *db.SetReceipt
+	err := a.read(func() (err error) {
+		var chosen []*db.Document
+		for _, name := range docs {
+			d, err := a.db.Resolve(name)
+			if err != nil {
+				return err
+			}
+			chosen = append(chosen, d)
 		}
-		chosen = append(chosen, d)
-	}
-	c, rec, err := a.db.IssueSettle(question, chosen)
+		c, rec, err = a.db.IssueSettle(question, chosen)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -306,23 +369,38 @@ const (
 // Verify replays a receipt against the archive: an archive receipt
 // (ingest, query, claim, find in a document), a set receipt (find across
 // the archive, entity, settle) or an original casper-chronicle receipt of
-// an imported store. The error says why a receipt is INVALID.
+// an imported store. The error says why a receipt is INVALID; when the
+// archive could not be read at all (ErrLocked) the verdict is "".
 func (a *Archive) Verify(rec []byte) (Verdict, error) {
-	var outcome receipt.Outcome
+	var replay func() (receipt.Outcome, error)
 	var err error
 	switch {
 	case db.IsArchiveReceipt(rec):
 		var r *db.Receipt
 		if r, err = db.ParseReceipt(rec); err == nil {
-			outcome, err = a.db.Verify(r, receipt.Canonical{})
+			replay = func() (receipt.Outcome, error) { return a.db.Verify(r, receipt.Canonical{}) }
 		}
 	case db.IsSetReceipt(rec):
 		var r *db.SetReceipt
 		if r, err = db.ParseSetReceipt(rec); err == nil {
-			outcome, err = a.db.VerifySet(r)
+			replay = func() (receipt.Outcome, error) { return a.db.VerifySet(r) }
 		}
 	default:
-		outcome, err = a.db.VerifyOriginal(rec, receipt.Canonical{})
+		replay = func() (receipt.Outcome, error) { return a.db.VerifyOriginal(rec, receipt.Canonical{}) }
+	}
+	if err != nil {
+		return Invalid, err // malformed
+	}
+	outcome, replayed := receipt.Invalid, false
+	err = a.read(func() (err error) {
+		replayed = true
+		outcome, err = replay()
+		return err
+	})
+	if !replayed {
+		// The lock was not had: the receipt was not replayed, and is
+		// neither VALID nor INVALID.
+		return "", err
 	}
 	if err != nil && outcome == receipt.Invalid {
 		return Invalid, err
@@ -342,9 +420,15 @@ type ClaimsReport struct {
 
 // CheckClaims compares an agent's declared claims (a claims file, JSON
 // Lines: CLAIMS.md) with the archive's results and keeps the rows in the
-// archive. A refused file changes nothing.
+// archive. A refused file changes nothing. It holds the exclusive lock for
+// the whole check, as `chronicle claims check` does: the rows it keeps are
+// decided on the archive they are kept in.
 func (a *Archive) CheckClaims(claims []byte) (*ClaimsReport, error) {
-	rep, err := a.db.CheckClaims(claims)
+	var rep *db.ClaimReport
+	err := a.write(func() (err error) {
+		rep, err = a.db.CheckClaims(claims)
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("claims: %w", err)
 	}

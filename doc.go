@@ -18,10 +18,30 @@
 // exact result. A receipt proves integrity and replayability, not that a
 // document is right: Chronicle never claims truth.
 //
-// One process may hold an archive open for writing at a time; readers
-// (Options.ReadOnly) share it and wait for a writer's commit up to
-// Options.LockTimeout, then fail with ErrLocked. An Archive is safe for use
-// by one goroutine at a time.
+// An Archive holds no lock between calls, opened for writing or
+// read-only: a program may keep one open for as long as it runs, beside
+// the chronicle command, the MCP server and other programs, and they wait
+// only for its calls, as for a CLI command. Each call takes the archive's
+// lock for itself alone:
+//
+//   - Documents, Query, Claim, FindIn, Find, Entity, Settle and Verify take
+//     the shared lock for the call (readers do not wait for each other);
+//   - Ingest and IngestFile look the document up under the shared lock,
+//     extract it holding no lock, and take the exclusive lock only for the
+//     commit;
+//   - CheckClaims takes the exclusive lock for the whole check, as
+//     `chronicle claims check` does;
+//   - Open takes the exclusive lock (a read-only Open the shared one, and
+//     the exclusive one only to upgrade an older schema) while it opens,
+//     creates or upgrades the archive, then lets go.
+//
+// A call that needs a lock another process holds waits up to
+// Options.LockTimeout (a read for a writer's commit, a write for the reads
+// in progress), then fails with ErrLocked, having done nothing. Since the
+// lock is let go between calls, another process may ingest between two
+// calls: each answer's receipt binds the documents it ran over. Taking the
+// lock per call reopens the file, some tens of microseconds a call. An
+// Archive is safe for use by one goroutine at a time.
 //
 // The packages under db, engine and index are the implementation; their
 // APIs may change between versions, this one is kept stable.

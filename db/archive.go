@@ -58,6 +58,8 @@ type Archive struct {
 	// yielded is when a batch (ingest, check) last left the archive free
 	// for long enough that a waiting process got its turn (yield).
 	yielded time.Time
+	// released is when Release last let go of the archive.
+	released time.Time
 	// UpgradedFrom is the schema version the archive had before Open
 	// upgraded it (0 when no upgrade ran).
 	UpgradedFrom int
@@ -76,6 +78,10 @@ type Options struct {
 	MustExist bool
 	// Timeout overrides LockTimeout.
 	Timeout time.Duration
+	// WaitOption is what the caller sets to wait longer than Timeout,
+	// named in ErrLocked's message: the CLI's and the MCP server's
+	// `--wait` when empty; the Go API names its Options.LockTimeout.
+	WaitOption string
 }
 
 // Open opens the archive at path, creating it unless opts.ReadOnly. A lock
@@ -106,7 +112,7 @@ func Open(path string, opts Options) (*Archive, error) {
 			}
 		}
 	}
-	b, err := openBolt(path, opts.ReadOnly, timeout)
+	b, err := openBolt(path, opts.ReadOnly, timeout, opts.WaitOption)
 	if err != nil {
 		return nil, err
 	}
@@ -139,7 +145,7 @@ func create(path string) error {
 	removeAbandoned(dir, base)
 	tmp, err := os.CreateTemp(dir, fmt.Sprintf(".%s.creating-%d-", base, os.Getpid()))
 	if err != nil {
-		return fmt.Errorf("archive %s: %w", path, err)
+		return createError(path, err)
 	}
 	name := tmp.Name()
 	defer os.Remove(name)
@@ -150,7 +156,7 @@ func create(path string) error {
 	tmp.Close()
 	a, err := Open(name, Options{})
 	if err != nil {
-		return err
+		return fmt.Errorf("archive %s: cannot create it: %w", path, err)
 	}
 	if err := a.Close(); err != nil {
 		return fmt.Errorf("archive %s: %w", path, err)
@@ -164,6 +170,39 @@ func create(path string) error {
 	}
 	return nil
 }
+
+// createError explains a failed creation of the archive at path by the
+// archive and its directory: the temporary file that failed is an
+// implementation detail the user never named.
+func createError(path string, err error) error {
+	dir := filepath.Dir(path)
+	var pe *os.PathError
+	if !errors.As(err, &pe) {
+		return fmt.Errorf("archive %s: cannot create it: %w", path, err)
+	}
+	f := &createFailure{cause: &os.PathError{Op: "create", Path: path, Err: pe.Err}}
+	switch {
+	case errors.Is(pe.Err, os.ErrPermission), errors.Is(pe.Err, syscall.EROFS):
+		f.msg = fmt.Sprintf("archive %s: cannot create it: the directory %s is not writable (%v)", path, dir, pe.Err)
+	case errors.Is(pe.Err, os.ErrNotExist):
+		f.msg = fmt.Sprintf("archive %s: cannot create it: the directory %s does not exist", path, dir)
+	default:
+		f.msg = fmt.Sprintf("archive %s: cannot create it in %s: %v", path, dir, pe.Err)
+	}
+	return f
+}
+
+// createFailure is a failed creation of an archive. It unwraps to a path
+// error of the archive's own path, not the temporary file's, so that
+// errors.Is finds the cause (os.ErrPermission) and front-ends that name
+// the file of a path error (the CLI's JSON "file") name the archive.
+type createFailure struct {
+	msg   string
+	cause *os.PathError
+}
+
+func (e *createFailure) Error() string { return e.msg }
+func (e *createFailure) Unwrap() error { return e.cause }
 
 // removeAbandoned deletes the temporary files of creations whose process
 // is gone (killed while it created the archive); a live creator's is kept.
@@ -181,8 +220,9 @@ func removeAbandoned(dir, base string) {
 	}
 }
 
-// openBolt opens the bbolt file, waiting up to timeout for its lock.
-func openBolt(path string, readOnly bool, timeout time.Duration) (*bolt.DB, error) {
+// openBolt opens the bbolt file, waiting up to timeout for its lock;
+// ErrLocked's message tells how to wait longer with waitOption (Options).
+func openBolt(path string, readOnly bool, timeout time.Duration, waitOption string) (*bolt.DB, error) {
 	b, err := bolt.Open(path, 0o644, &bolt.Options{Timeout: timeout, ReadOnly: readOnly, FreelistType: bolt.FreelistMapType})
 	switch {
 	case errors.Is(err, bolt.ErrTimeout):
@@ -190,7 +230,10 @@ func openBolt(path string, readOnly bool, timeout time.Duration) (*bolt.DB, erro
 		if h := lockHolder(path); h != "" {
 			holder = h
 		}
-		return nil, fmt.Errorf("archive %s: %w: %s holds it (waited %s; try again when it finishes, or wait longer with --wait)", path, ErrLocked, holder, timeout)
+		if waitOption == "" {
+			waitOption = "--wait"
+		}
+		return nil, fmt.Errorf("archive %s: %w: %s holds it (waited %s; try again when it finishes, or wait longer with %s)", path, ErrLocked, holder, timeout, waitOption)
 	case errors.Is(err, bolt.ErrInvalid), errors.Is(err, bolt.ErrVersionMismatch), errors.Is(err, bolt.ErrChecksum):
 		return nil, fmt.Errorf("archive %s: %w: %v", path, ErrNotArchive, err)
 	case !readOnly && (errors.Is(err, syscall.EROFS) || errors.Is(err, os.ErrPermission)):
@@ -220,13 +263,15 @@ func allocSize(b *bolt.DB) int {
 // the next Ingest, which takes a shared lock to look the document up and
 // the exclusive lock only for its commit, and releases both again. A batch
 // writer releases between documents, so readers wait at most one commit.
-// Only Ingest may be called on a released archive (and Close).
+// Only Ingest may be called on a released archive (and Close), and any
+// method within Hold, which takes the lock for its call.
 func (a *Archive) Release() error {
 	if a.bolt == nil {
 		return nil
 	}
 	err := a.bolt.Close()
 	a.bolt = nil
+	a.released = time.Now()
 	return err
 }
 
@@ -242,12 +287,19 @@ const (
 )
 
 // yield pauses a released archive for yieldFor when yieldEvery has passed
-// since the last pause.
+// since the last pause, unless it has been free that long already since
+// its last Release.
 func (a *Archive) yield() {
 	if a.bolt != nil {
 		return
 	}
 	now := time.Now()
+	if !a.released.IsZero() && now.Sub(a.released) >= yieldFor {
+		// Free for a pause's length already (a caller idle between its
+		// calls, as a Go program is): a waiter had its turn.
+		a.yielded = now
+		return
+	}
 	if a.yielded.IsZero() {
 		a.yielded = now
 		return
@@ -265,7 +317,12 @@ func (a *Archive) reacquire(readOnly bool) error {
 	if timeout == 0 {
 		timeout = LockTimeout
 	}
-	b, err := openBolt(a.path, readOnly, timeout)
+	if !readOnly && a.opts.ReadOnly {
+		// A handle opened read-only stays one: its writes fail as they
+		// did before it was released, rather than taking the writer's lock.
+		return fmt.Errorf("archive %s: %w", a.path, bolt.ErrDatabaseReadOnly)
+	}
+	b, err := openBolt(a.path, readOnly, timeout, a.opts.WaitOption)
 	if err != nil {
 		return err
 	}

@@ -237,7 +237,7 @@ func (a *Archive) initSchema(opts Options) error {
 		}
 		a.bolt.Close()
 		a.bolt = nil
-		w, err := Open(a.path, Options{Timeout: opts.Timeout})
+		w, err := Open(a.path, Options{Timeout: opts.Timeout, WaitOption: opts.WaitOption})
 		if err != nil {
 			return needsUpgrade(a.path, version, err)
 		}
