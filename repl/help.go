@@ -145,10 +145,16 @@ func commandHelp(w io.Writer, c *command, width int) {
 			fmt.Fprintln(w, wrapText("  "+v, width, 4))
 		}
 	}
-	for _, f := range append(c.flags, globalFlags...) {
+	// -h/--help is no flag of the table (helpRequest takes it before any
+	// command runs), but it is one to a reader of this help.
+	helpFlag := flagSpec{name: "help", help: "print this help"}
+	for _, f := range append(append(slices.Clone(c.flags), globalFlags...), helpFlag) {
 		name := "--" + f.name
 		if f.value != "" {
 			name += " " + f.value
+		}
+		if f.name == helpFlag.name {
+			name = "-h, --help"
 		}
 		col := 2 + helpFlagWidth + 1
 		if width-col < helpMinSummary {
