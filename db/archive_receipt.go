@@ -401,7 +401,7 @@ func (a *Archive) KeepSetReceipt(r *SetReceipt) error {
 		return err
 	}
 	id := r.ID()
-	return a.bolt.Update(func(tx *bolt.Tx) error {
+	return a.update(func(tx *bolt.Tx) error {
 		last, err := setReceiptOwner(tx, r)
 		if err != nil {
 			return fmt.Errorf("%w: document #%d: %v", ErrReceiptSetMissing, r.Documents, err)

@@ -231,7 +231,7 @@ func (a *Archive) CheckClaimsWith(data []byte, opts ClaimOptions) (*ClaimReport,
 		return nil, err
 	}
 	key := checkKey(f.Namespace, f.RunID)
-	err = a.bolt.Update(func(tx *bolt.Tx) error {
+	err = a.update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketClaims)
 		if b.Get(key) != nil {
 			return fmt.Errorf("namespace %q, runId %q: %w (kept while this check ran)", f.Namespace, f.RunID, ErrCheckExists)

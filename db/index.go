@@ -140,7 +140,7 @@ func (a *Archive) finishReindexUntil(stop func() bool, progress func(done, total
 		if stop != nil && stop() {
 			return indexed, skipped, fmt.Errorf("reindex %w after %d documents; the next open of the archive finishes the rebuild", ErrInterrupted, indexed)
 		}
-		err := a.bolt.Update(func(tx *bolt.Tx) error {
+		err := a.update(func(tx *bolt.Tx) error {
 			meta := tx.Bucket(bucketMeta)
 			raw := meta.Get(keyReindexNext)
 			if raw == nil {
@@ -240,7 +240,7 @@ func (a *Archive) ReindexWith(opts ReindexOptions) (int, error) {
 	if stop == nil {
 		stop = func() bool { return false }
 	}
-	if err := a.bolt.Update(a.startReindex); err != nil {
+	if err := a.updateWhole(a.startReindex); err != nil {
 		return 0, err
 	}
 	n, skipped, err := a.finishReindexUntil(stop, opts.Progress)

@@ -160,7 +160,7 @@ func (a *Archive) ingest(src []byte, importedAt uint64, pp *Prepared, names []st
 	}
 	res := &IngestResult{}
 	committed := func() {}
-	err := a.bolt.Update(func(tx *bolt.Tx) error {
+	err := a.update(func(tx *bolt.Tx) error {
 		docs := tx.Bucket(bucketDocs)
 		var d *Document
 		if raw := docs.Get(doc[:]); raw != nil {

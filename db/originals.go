@@ -60,7 +60,7 @@ func (a *Archive) ImportStore(s *engine.Store, storeBytes []byte, names []string
 		p = a.prepareStore(s, storeBytes)
 	}
 	committed := func() {}
-	err := a.bolt.Update(func(tx *bolt.Tx) error {
+	err := a.update(func(tx *bolt.Tx) error {
 		var d *Document
 		if raw := tx.Bucket(bucketDocs).Get(s.Document[:]); raw != nil {
 			var err error

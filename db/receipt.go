@@ -247,7 +247,7 @@ func (a *Archive) KeepReceipt(r *Receipt) error {
 	if _, err := ParseReceipt(r.Encode()); err != nil {
 		return err
 	}
-	return a.bolt.Update(func(tx *bolt.Tx) error { return putReceipt(tx, r) })
+	return a.update(func(tx *bolt.Tx) error { return putReceipt(tx, r) })
 }
 
 // Receipts lists the kept document receipts in issue order, of one document

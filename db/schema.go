@@ -272,7 +272,7 @@ func needsUpgrade(path string, version int, err error) error {
 
 // upgrade runs the registered steps from version up, in one transaction.
 func (a *Archive) upgrade(version int) error {
-	return a.bolt.Update(func(tx *bolt.Tx) error {
+	return a.updateWhole(func(tx *bolt.Tx) error {
 		// Re-read inside the write transaction: another process may have
 		// upgraded meanwhile.
 		v, err := readSchema(a.path, tx)

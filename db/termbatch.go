@@ -1,8 +1,11 @@
 package db
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
+	"os"
 
 	"github.com/casper-chronicle/chronicle/index"
 
@@ -27,6 +30,9 @@ import (
 type termBatch struct {
 	docs    []*index.DocGrams
 	entries int
+	// checked: the groups whose postings pages the batch has checked
+	// (checkGroupPages).
+	checked map[uint64]bool
 }
 
 // Fold thresholds of a batch: a fold rewrites the group's postings once,
@@ -60,7 +66,7 @@ func (a *Archive) EndBatch() error {
 		}
 		defer a.Release()
 	}
-	err := a.bolt.Update(func(tx *bolt.Tx) error { return index.FoldTerms(tx, b.docs) })
+	err := a.update(func(tx *bolt.Tx) error { return index.FoldTerms(tx, b.docs) })
 	if err != nil {
 		return fmt.Errorf("archive %s: adding %d documents to the term index (the next write adds them): %w", a.path, len(b.docs), err)
 	}
@@ -78,6 +84,11 @@ func (a *Archive) addGrams(tx *bolt.Tx, seq uint64, d *index.DocGrams) (committe
 	if b == nil {
 		return func() {}, indexDamage(tx, index.FoldTerms(tx, []*index.DocGrams{d}))
 	}
+	// The fold rewrites the group's postings pages after this document
+	// has committed: damage there must refuse this document, not the fold.
+	if err := a.checkGroupPages(tx, b, seq/index.GroupSize); err != nil {
+		return nil, err
+	}
 	docs := append(b.docs[:len(b.docs):len(b.docs)], d)
 	if len(docs) >= foldDocs || b.entries+d.Len() >= foldEntries || seq%index.GroupSize == index.GroupSize-1 {
 		if err := index.FoldTerms(tx, docs); err != nil {
@@ -86,6 +97,44 @@ func (a *Archive) addGrams(tx *bolt.Tx, seq uint64, d *index.DocGrams) (committe
 		return func() { b.docs, b.entries = nil, 0 }, nil
 	}
 	return func() { b.docs, b.entries = docs, b.entries+d.Len() }, nil
+}
+
+// checkGroupPages checks, once per batch, the pages of the term postings
+// of group (its keys start with the group number, u32 BE) that a fold
+// will rewrite: the write guard (writeguard.go) of a document whose grams
+// wait in the batch, whose own transaction does not touch them.
+func (a *Archive) checkGroupPages(tx *bolt.Tx, b *termBatch, group uint64) error {
+	if b.checked[group] {
+		return nil
+	}
+	grams := tx.Bucket([]byte("grams"))
+	if grams == nil || grams.Root() == 0 { // inline: in the root bucket's page, which the guard checks
+		return nil
+	}
+	f, err := os.Open(a.path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	w := &pageWalker{f: f, pageSize: int64(tx.DB().Info().PageSize), seen: map[uint64]bool{}}
+	_, hwm, err := w.meta(snapshotTxid(tx))
+	if err == nil {
+		w.hwm = hwm
+		lo := binary.BigEndian.AppendUint32(nil, uint32(group))
+		var hi []byte
+		if group+1 <= math.MaxUint32 {
+			hi = binary.BigEndian.AppendUint32(nil, uint32(group+1))
+		}
+		err = w.span(uint64(grams.Root()), lo, hi)
+	}
+	if err != nil {
+		return &errDamagedArchive{path: a.path, detail: fmt.Sprintf("bucket grams: %v", err)}
+	}
+	if b.checked == nil {
+		b.checked = map[uint64]bool{}
+	}
+	b.checked[group] = true
+	return nil
 }
 
 // foldLeftovers folds the grams of documents a batch left unfolded (its
@@ -109,7 +158,7 @@ func (a *Archive) foldLeftovers() error {
 		n := min(len(seqs), foldDocs)
 		part := seqs[:n]
 		seqs = seqs[n:]
-		err := a.bolt.Update(func(tx *bolt.Tx) error {
+		err := a.update(func(tx *bolt.Tx) error {
 			var docs []*index.DocGrams
 			for _, seq := range part {
 				d, err := docBySeq(tx, seq)

@@ -19,16 +19,23 @@ import (
 // runIngest adds files and walked directories, one transaction per file;
 // a rejected file leaves no trace and the others still land. Every path
 // gets an outcome line, in walk order: new, reused, rejected (a failure:
-// exit 1) or, inside a walk, skipped with the reason (not a failure).
+// exit 1) or, inside a walk, skipped with the reason (not a failure). A
+// directory argument with no file to ingest is said so (emptyDir): a
+// silent exit 0 reads as if it had worked; when nothing at all was given
+// to ingest that is a failure (exit 1) and the archive is left as it was
+// (not created).
 func runIngest(x *ctx) (err error) {
 	entries := expandPaths(x.p.args)
-	files := 0
+	files, empty := 0, []string{}
 	for _, e := range entries {
-		if e.outcome == "" {
+		switch e.outcome {
+		case "":
 			files++
+		case outcomeEmpty:
+			empty = append(empty, e.path)
 		}
 	}
-	single := len(x.p.args) == 1 && len(entries) == 1
+	single := len(x.p.args) == 1 && len(entries) == 1 && entries[0].outcome == ""
 	if (x.p.has("name") || x.p.has("receipt")) && !single {
 		return usageErrorf("--name and --receipt need exactly one file")
 	}
@@ -83,6 +90,9 @@ func runIngest(x *ctx) (err error) {
 		case "skipped":
 			x.outcome("skipped", e.path, nil, e.reason)
 			continue
+		case outcomeEmpty:
+			x.emptyDir(e.path)
+			continue
 		case "rejected":
 			rejected++
 			counted++
@@ -98,6 +108,12 @@ func runIngest(x *ctx) (err error) {
 		done++
 		counted++
 		res, src, err := pre.ingest(a, x.p.value("name"))
+		if errors.Is(err, db.ErrWriteRefused) {
+			// The archive, not the file: the write was refused (nothing
+			// changed), and so would every later one be.
+			progress.clear()
+			return err
+		}
 		if err != nil {
 			rejected++
 			progress.clear()
@@ -130,7 +146,39 @@ func runIngest(x *ctx) (err error) {
 	if rejected > 0 {
 		return rejectedErrorf("%d of %d files rejected", rejected, counted)
 	}
+	if files == 0 && len(empty) > 0 {
+		// Quiet: the readable view said it, one line per directory.
+		return quietStatus(ExitFailure, kindFailure, withObject(
+			fmt.Errorf("nothing was ingested: %s", noFilesIn(empty)), "file", empty[0]))
+	}
 	return nil
+}
+
+// outcomeEmpty marks a directory argument whose walk found no file to
+// ingest (nothing in it, or only entries it skips).
+const outcomeEmpty = "empty"
+
+// reasonEmpty is what is said of such a directory.
+const reasonEmpty = "no files to ingest in this directory"
+
+// emptyDir says that directory argument dir gave no file to ingest: a
+// line on stderr ("chronicle ingest: DIR: no files to ingest in this
+// directory"), or with --json an outcome line "empty" with the reason, as
+// a skipped entry has (stdout stays JSON Lines, stderr JSON errors only).
+func (x *ctx) emptyDir(dir string) {
+	if x.p.has("json") || x.env.JSON {
+		printJSONLine(x.out(), map[string]any{"path": dir, "outcome": outcomeEmpty, "reason": reasonEmpty})
+		return
+	}
+	fmt.Fprintf(x.env.Stderr, "%schronicle ingest: %s: %s\n", x.env.where(), sanitize(dir), reasonEmpty)
+}
+
+// noFilesIn is the error's text for the directories that gave no file.
+func noFilesIn(dirs []string) string {
+	if len(dirs) == 1 {
+		return fmt.Sprintf("%s has no files to ingest", sanitize(dirs[0]))
+	}
+	return fmt.Sprintf("%d directories have no files to ingest (the first is %s)", len(dirs), sanitize(dirs[0]))
 }
 
 // preparer reads and prepares the files of a batch ahead of their
@@ -309,7 +357,8 @@ const (
 // is rejected. A directory contributes its entries in lexical order,
 // recursively: regular files to ingest; hidden entries, symbolic links,
 // FIFOs, sockets and devices skipped with the reason; a directory that
-// cannot be listed rejected.
+// cannot be listed rejected. A directory argument in which the walk
+// found nothing to ingest or reject is followed by an outcomeEmpty entry.
 func expandPaths(args []string) []pathEntry {
 	var out []pathEntry
 	for _, arg := range args {
@@ -318,7 +367,11 @@ func expandPaths(args []string) []pathEntry {
 		case err != nil:
 			out = append(out, rejectedEntry(arg, fileRule(err)))
 		case st.IsDir():
+			n := len(out)
 			out = walkDir(arg, out)
+			if !slices.ContainsFunc(out[n:], func(e pathEntry) bool { return e.outcome == "" || e.outcome == "rejected" }) {
+				out = append(out, pathEntry{path: arg, outcome: outcomeEmpty})
+			}
 		case st.Mode().IsRegular():
 			out = append(out, pathEntry{path: arg})
 		default:

@@ -1,6 +1,7 @@
 package repl
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/casper-chronicle/chronicle/db"
@@ -34,6 +35,9 @@ func runImport(x *ctx) (err error) {
 		rep, err := migrate.ImportFile(a, path)
 		err = fileErr(path, err)
 		bar.clear()
+		if errors.Is(err, db.ErrWriteRefused) { // the archive: later stores would be refused too
+			return err
+		}
 		if err != nil {
 			failed++
 			x.importOutcome(path, nil, err)

@@ -62,13 +62,38 @@ func runReceipts(x *ctx) error {
 		}
 		return outcome.String()
 	}
+	// A VALID receipt of a document the archive can no longer reach by
+	// its names or indexes (damageBeside): each such receipt's JSON says
+	// so, the listing ends with one line on stderr.
+	warnings := map[db.Digest]string{}
+	warned, firstWarning := 0, ""
+	warningOf := func(verdict string, doc db.Digest) string {
+		if verdict != receipt.Valid.String() {
+			return ""
+		}
+		w, ok := warnings[doc]
+		if !ok {
+			w = x.damageBeside(doc)
+			warnings[doc] = w
+		}
+		if w != "" {
+			if warned++; firstWarning == "" {
+				firstWarning = w
+			}
+		}
+		return w
+	}
 	for _, r := range recs {
 		verdict := verdictOf(func() (receipt.Outcome, error) { return a.Verify(r, receipt.Canonical{}) })
+		warning := warningOf(verdict, r.Document)
 		if x.machine() {
 			j := map[string]any{"id": r.ID().String(), "kind": r.Kind, "document_sha256": r.Document.String(),
 				"question": r.Question, "receipt": string(r.Encode())}
 			if verdict != "" {
 				j["verdict"] = verdict
+			}
+			if warning != "" {
+				j["warning"] = warning
 			}
 			printJSONLine(x.out(), j)
 			continue
@@ -111,10 +136,14 @@ func runReceipts(x *ctx) error {
 	}
 	for _, o := range originals {
 		verdict := verdictOf(func() (receipt.Outcome, error) { return a.VerifyOriginal(o.Bytes, receipt.Canonical{}) })
+		warning := warningOf(verdict, o.Document)
 		if x.machine() {
 			j := map[string]any{"id": o.ID().String(), "original": o.Name, "document_sha256": o.Document.String(), "receipt": string(o.Bytes)}
 			if verdict != "" {
 				j["verdict"] = verdict
+			}
+			if warning != "" {
+				j["warning"] = warning
 			}
 			printJSONLine(x.out(), j)
 			continue
@@ -140,6 +169,14 @@ func runReceipts(x *ctx) error {
 	if unsupported > 0 {
 		return withStatus(ExitUnsupported, kindUnsupported,
 			fmt.Errorf("%d of %d receipts are UNSUPPORTED (V1 QUERY receipts: integrity checked, historical result not recomputed)", unsupported, total))
+	}
+	// Only beside an exit 0: a failure's one line comes alone (the JSON
+	// lines carry their warnings either way).
+	if !x.machine() && warned == 1 {
+		fmt.Fprintf(x.env.Stderr, "%schronicle receipts: %s\n", x.env.where(), firstWarning)
+	} else if !x.machine() && warned > 1 {
+		fmt.Fprintf(x.env.Stderr, "%schronicle receipts: warning: %d receipts are VALID from their documents' bytes, but archive %s is damaged (the first: %s); run `chronicle check`\n",
+			x.env.where(), warned, a.Path(), firstDamage(firstWarning))
 	}
 	return nil
 }
@@ -242,11 +279,17 @@ func runVerify(x *ctx) error {
 	data, err := fileio.ReadLimited(path, 2*db.MaxQuestion+1024)
 	var outcome receipt.Outcome
 	var why error
+	warning := ""
 	switch {
 	case err != nil:
 		outcome, why = receipt.Invalid, fileErr(path, err)
 	case db.IsArchiveReceipt(data):
 		outcome, why = x.verifyArchiveReceipt(data)
+		if outcome == receipt.Valid {
+			if r, err := db.ParseReceipt(data); err == nil {
+				warning = x.damageBeside(r.Document)
+			}
+		}
 	case db.IsSetReceipt(data):
 		outcome, why = x.verifySetReceipt(data)
 	default:
@@ -267,11 +310,17 @@ func runVerify(x *ctx) error {
 		if why != nil {
 			j["problem"] = why.Error()
 		}
+		if warning != "" {
+			j["warning"] = warning
+		}
 		printJSONLine(x.out(), j)
 	} else {
 		fmt.Fprintln(x.out(), outcome)
 		if said {
 			fmt.Fprintf(x.env.Stderr, "%schronicle verify: %v\n", x.env.where(), why)
+		}
+		if warning != "" {
+			fmt.Fprintf(x.env.Stderr, "%schronicle verify: %s\n", x.env.where(), warning)
 		}
 	}
 	if outcome == receipt.Valid {
@@ -284,6 +333,29 @@ func runVerify(x *ctx) error {
 		_, kind = classify(why)
 	}
 	return quietStatus(outcome.ExitCode(), kind, withObject(why, "file", path))
+}
+
+// damageBeside is the warning beside a VALID verdict for a receipt of
+// document doc when the archive can no longer reach the document through
+// its names or indexes (db.Findable): the receipt is right to verify
+// from the document's bytes, and the archive is damaged all the same.
+// "" when nothing is wrong.
+func (x *ctx) damageBeside(doc db.Digest) string {
+	a, err := x.open(false)
+	if err != nil {
+		return ""
+	}
+	if err := a.Findable(doc); err != nil {
+		return fmt.Sprintf("warning: the receipt is VALID from its document's bytes, but archive %s is damaged (%v); run `chronicle check`",
+			a.Path(), strings.TrimSuffix(err.Error(), " (run `chronicle check`)"))
+	}
+	return ""
+}
+
+// firstDamage is what damageBeside's warning says is damaged.
+func firstDamage(warning string) string {
+	_, rest, _ := strings.Cut(warning, " is damaged (")
+	return strings.TrimSuffix(rest, "); run `chronicle check`")
 }
 
 // verdictKind is the JSON error kind of a verdict other than VALID.

@@ -5,7 +5,9 @@ package main
 // with fixed seeds, and every read command runs on each copy through the
 // real binary. A damaged archive may fail a command, but it must never
 // answer differently from the undamaged archive with exit 0 (a wrong
-// answer), never say VALID for a receipt whose bound bytes changed, and
+// answer), never say VALID for a receipt whose bound bytes changed, never
+// say VALID without a warning (issue 24) for a receipt of a document the
+// copy no longer leads to by its names or indexes while check fails, and
 // `check` must fail wherever any command failed or a read of the copy
 // faults.
 //
@@ -16,10 +18,12 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"math/rand"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime/debug"
 	"sort"
 	"strconv"
@@ -47,10 +51,13 @@ type damageCmd struct {
 	files []string
 }
 
-// damageOutcome is one command's run on a damaged copy.
+// damageOutcome is one command's run on a damaged copy. warned: a
+// verdict command said the archive is damaged beside its verdict (the
+// JSON "warning" field, removed from res.stdout before the comparison).
 type damageOutcome struct {
-	res   result
-	wrong bool
+	res    result
+	wrong  bool
+	warned bool
 }
 
 type damageTrial struct {
@@ -60,7 +67,100 @@ type damageTrial struct {
 	outcomes []damageOutcome
 	check    result
 	damaged  map[string]string // documents whose bound bytes were damaged: what differs
+	// unreachable: documents that the copy no longer leads to by one of
+	// their names, source paths, number or line index record (the lookups
+	// commands make), with the lookup that fails.
+	unreachable map[string]string
 }
+
+// docKeys are the keys by which commands reach a document: name or
+// source path (names bucket), number (seqs) and line index record
+// (lines), read from the undamaged archive.
+type docKeys struct {
+	names [][]byte
+	seq   []byte
+}
+
+// lookupKeys reads every document's keys from the archive at path.
+func lookupKeys(t *testing.T, path string, docs []string) map[string]docKeys {
+	b, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
+	require.NoError(t, err)
+	defer b.Close()
+	out := map[string]docKeys{}
+	require.NoError(t, b.View(func(tx *bolt.Tx) error {
+		for _, d := range docs {
+			key, _ := hex.DecodeString(d)
+			var rec struct {
+				Seq     uint64            `json:"seq"`
+				Names   []string          `json:"names"`
+				Sources map[string]string `json:"sources"`
+			}
+			require.NoError(t, json.Unmarshal(tx.Bucket([]byte("docs")).Get(key), &rec))
+			require.NotZero(t, rec.Seq)
+			k := docKeys{seq: binary.BigEndian.AppendUint64(nil, rec.Seq)}
+			for _, n := range rec.Names {
+				k.names = append(k.names, []byte(n))
+			}
+			for _, abs := range rec.Sources {
+				k.names = append(k.names, append([]byte{0}, abs...))
+			}
+			out[d] = k
+		}
+		return nil
+	}))
+	return out
+}
+
+// unreachableDocs lists the documents the archive at path no longer leads
+// to by the keys of keys. A lookup that faults in the harness says nothing
+// (see the VALID-over-damage rule below: the binary may read there).
+func unreachableDocs(path string, keys map[string]docKeys) map[string]string {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	out := map[string]string{}
+	var b *bolt.DB
+	func() {
+		defer func() { _ = recover() }()
+		b, _ = bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
+	}()
+	if b == nil {
+		return out
+	}
+	defer b.Close()
+	for d, k := range keys {
+		key, _ := hex.DecodeString(d)
+		func() {
+			defer func() { _ = recover() }()
+			_ = b.View(func(tx *bolt.Tx) error {
+				names, seqs, lines := tx.Bucket([]byte("names")), tx.Bucket([]byte("seqs")), tx.Bucket([]byte("lines"))
+				if names == nil || seqs == nil || lines == nil {
+					return nil
+				}
+				for _, n := range k.names {
+					if string(names.Get(n)) != string(key) {
+						out[d] = fmt.Sprintf("name %q", n)
+						return nil
+					}
+				}
+				switch {
+				case string(seqs.Get(k.seq)) != string(key):
+					out[d] = "its number"
+				case lines.Get(k.seq) == nil:
+					out[d] = "its line index record"
+				}
+				return nil
+			})
+		}()
+	}
+	return out
+}
+
+// warningField is the "warning" a verdict command adds to its JSON when
+// the verdict is VALID beside damage; warningLine is the line it prints on
+// stderr in the readable view.
+var (
+	warningField = regexp.MustCompile(`,"warning":"(?:[^"\\]|\\.)*"`)
+	warningLine  = regexp.MustCompile("(?m)^chronicle [a-z]+: warning: .* VALID from .* is damaged .*; run `chronicle check`$")
+)
 
 func damageTrials(t *testing.T) int {
 	n := 300
@@ -371,6 +471,7 @@ func TestDamageHarness(t *testing.T) {
 	}
 	want := docValues(w.db, allDocs, nil)
 	require.NotNil(t, want)
+	keys := lookupKeys(t, w.db, allDocs)
 
 	// The reference answers, from an undamaged copy in a directory of its
 	// own (reads may keep receipts in the archive they read).
@@ -401,7 +502,7 @@ func TestDamageHarness(t *testing.T) {
 			for n := range work {
 				dir, err := os.MkdirTemp(w.dir, "trial-")
 				if err == nil {
-					err = runTrial(n, dir, pristine, used, cmds, ref, check, &results[n], allDocs, want)
+					err = runTrial(n, dir, pristine, used, cmds, ref, check, &results[n], allDocs, want, keys)
 					_ = os.RemoveAll(dir)
 				}
 				if err != nil {
@@ -421,7 +522,7 @@ func TestDamageHarness(t *testing.T) {
 
 	// The counts.
 	kinds := map[string]int{}
-	failedCmds, wrong, missed, validOver, bad, damagedCopies, faultedCopies := 0, 0, 0, 0, 0, 0, 0
+	failedCmds, wrong, missed, validOver, bad, damagedCopies, faultedCopies, silentValid := 0, 0, 0, 0, 0, 0, 0, 0
 	var report, unclear []string
 	debug := os.Getenv("CHRONICLE_DAMAGE_DEBUG")
 	for _, tr := range results {
@@ -487,6 +588,23 @@ func TestDamageHarness(t *testing.T) {
 				}
 			}
 		}
+		// VALID beside damage must say so: a receipt of a document the
+		// copy no longer leads to by its names or indexes replays from
+		// the document's bytes (rightly VALID), but check fails, and the
+		// verdict must carry the warning that tells the user to run it.
+		for i, o := range tr.outcomes {
+			c := cmds[i]
+			if !c.verdict || c.name == "claims verify" || o.res.code != 0 || o.wrong || o.warned || tr.check.code == 0 {
+				continue
+			}
+			if (c.doc != "" && tr.unreachable[c.doc] != "") || (c.all && len(tr.unreachable) > 0) {
+				silentValid++
+				if len(report) < 40 {
+					report = append(report, fmt.Sprintf("trial %d (%s): VALID WITHOUT A WARNING from %s beside damage (unreachable: %v)",
+						tr.n, tr.detail, c.name, tr.unreachable))
+				}
+			}
+		}
 		if faulted {
 			faultedCopies++
 		}
@@ -515,16 +633,16 @@ func TestDamageHarness(t *testing.T) {
 	}
 	t.Logf("damage harness: %d trials (flip %d, zero %d, truncate %d), %d commands each; "+
 		"%d copies with failing commands, %d commands failed cleanly, %d unclear messages, %d copies whose reads fault in the harness; "+
-		"%d wrong answers, %d VALID over damage, %d missed damage",
+		"%d wrong answers, %d VALID over damage, %d VALID beside damage without a warning, %d missed damage",
 		trials, kinds["flip"], kinds["zero"], kinds["truncate"], len(cmds)+1,
-		damagedCopies, failedCmds, bad, faultedCopies, wrong, validOver, missed)
+		damagedCopies, failedCmds, bad, faultedCopies, wrong, validOver, silentValid, missed)
 	for _, line := range append(report, unclear...) {
 		t.Log(line)
 	}
 	// CHRONICLE_DAMAGE_KEEP=DIR keeps what a finding needs to be studied
 	// again: the pristine archive (its layout varies from run to run) and
 	// each flagged trial's damaged copy, made again from it.
-	if keep := os.Getenv("CHRONICLE_DAMAGE_KEEP"); keep != "" && (wrong > 0 || validOver > 0 || missed > 0) {
+	if keep := os.Getenv("CHRONICLE_DAMAGE_KEEP"); keep != "" && (wrong > 0 || validOver > 0 || silentValid > 0 || missed > 0) {
 		require.NoError(t, os.MkdirAll(keep, 0o755))
 		require.NoError(t, os.WriteFile(filepath.Join(keep, "pristine.db"), pristine, 0o600))
 		for _, line := range report {
@@ -538,18 +656,19 @@ func TestDamageHarness(t *testing.T) {
 	}
 	require.Zero(t, wrong, "wrong answers")
 	require.Zero(t, validOver, "VALID over damaged data")
+	require.Zero(t, silentValid, "VALID beside damage without a warning")
 	require.Zero(t, missed, "check passed a copy on which a command failed")
 }
 
 // runTrial damages a copy of the archive and runs every command on it.
 func runTrial(n int, dir string, pristine []byte, used int64, cmds []damageCmd, ref []string, check damageCmd, tr *damageTrial,
-	docs []string, want map[string]map[string]string) error {
+	docs []string, want map[string]map[string]string, keys map[string]docKeys) error {
 	data, kind, detail := damage(n, pristine, used)
 	db := filepath.Join(dir, "archive.db")
 	if err := os.WriteFile(db, data, 0o600); err != nil {
 		return err
 	}
-	*tr = damageTrial{n: n, kind: kind, detail: detail, damaged: damagedDocs(db, docs, want)}
+	*tr = damageTrial{n: n, kind: kind, detail: detail, damaged: damagedDocs(db, docs, want), unreachable: unreachableDocs(db, keys)}
 	// check first, on the copy exactly as damaged (a read that keeps a
 	// receipt may rewrite pages).
 	r, err := runDamageCmd(dir, db, check)
@@ -562,7 +681,12 @@ func runTrial(n int, dir string, pristine []byte, used int64, cmds []damageCmd, 
 		if err != nil {
 			return fmt.Errorf("trial %d (%s): %s: %w", n, detail, c.name, err)
 		}
-		tr.outcomes = append(tr.outcomes, damageOutcome{res: r, wrong: r.code == 0 && r.stdout != ref[i]})
+		warned := false
+		if c.verdict {
+			stripped := warningField.ReplaceAllString(r.stdout, "")
+			warned, r.stdout = stripped != r.stdout || warningLine.MatchString(r.stderr), stripped
+		}
+		tr.outcomes = append(tr.outcomes, damageOutcome{res: r, wrong: r.code == 0 && r.stdout != ref[i], warned: warned})
 	}
 	return nil
 }
