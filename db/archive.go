@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/casper-chronicle/chronicle/platform"
+
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -210,11 +212,12 @@ func removeAbandoned(dir, base string) {
 	matches, _ := filepath.Glob(filepath.Join(dir, "."+base+".creating-*"))
 	for _, m := range matches {
 		rest := strings.TrimPrefix(filepath.Base(m), "."+base+".creating-")
-		pid, _, ok := strings.Cut(rest, "-")
-		if _, err := strconv.Atoi(pid); err != nil || !ok {
+		field, _, ok := strings.Cut(rest, "-")
+		pid, err := strconv.Atoi(field)
+		if err != nil || !ok {
 			continue
 		}
-		if _, err := os.Stat("/proc/" + pid); errors.Is(err, os.ErrNotExist) {
+		if !platform.ProcessAlive(pid) {
 			os.Remove(m)
 		}
 	}
@@ -227,7 +230,7 @@ func openBolt(path string, readOnly bool, timeout time.Duration, waitOption stri
 	switch {
 	case errors.Is(err, bolt.ErrTimeout):
 		holder := "another process"
-		if h := lockHolder(path); h != "" {
+		if h := platform.LockHolder(path); h != "" {
 			holder = h
 		}
 		if waitOption == "" {

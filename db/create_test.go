@@ -1,3 +1,7 @@
+//go:build unix
+
+// Creation under a umask, on a tmpfs mount, with `true` as a dead process: Unix facilities.
+
 package db_test
 
 import (

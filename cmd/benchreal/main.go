@@ -13,8 +13,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
+
+	"github.com/casper-chronicle/chronicle/platform"
 )
 
 var (
@@ -217,8 +218,8 @@ func peakRSSHelper(argvJSON string) int {
 		fmt.Fprintln(os.Stderr, "benchreal: peak RSS helper:", err)
 		return 125
 	}
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		os.WriteFile(os.Getenv(peakRSSFileEnv), []byte(strconv.FormatInt(ru.Maxrss, 10)+"\n"), 0o600)
+	if kib, ok := platform.ChildMaxRSS(cmd.ProcessState); ok {
+		os.WriteFile(os.Getenv(peakRSSFileEnv), []byte(strconv.FormatInt(kib, 10)+"\n"), 0o600)
 	}
 	return cmd.ProcessState.ExitCode()
 }
@@ -243,8 +244,8 @@ func runProcEnv(dir string, env []string, name string, args ...string) (proc, er
 	p := proc{wall: time.Since(t), out: out.Bytes()}
 	if cmd.ProcessState != nil {
 		p.code = cmd.ProcessState.ExitCode()
-		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-			p.maxRSS = ru.Maxrss
+		if kib, ok := platform.ChildMaxRSS(cmd.ProcessState); ok {
+			p.maxRSS = kib
 		}
 	}
 	if err != nil && cmd.ProcessState == nil {

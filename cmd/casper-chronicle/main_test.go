@@ -15,9 +15,6 @@ import (
 var binary string
 
 func TestMain(m *testing.M) {
-	if args := os.Getenv(peakRSSHelperEnv); args != "" {
-		os.Exit(peakRSSHelper(args))
-	}
 	dir, err := os.MkdirTemp("", "casper-chronicle-test")
 	if err != nil {
 		panic(err)

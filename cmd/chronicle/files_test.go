@@ -1,3 +1,7 @@
+//go:build unix
+
+// FIFOs and umask modes are Unix facilities.
+
 package main
 
 // Only regular files (issue 12, points 7, 8 and 10): FIFOs, sockets and
@@ -27,14 +31,6 @@ func (w *ws) mkfifo(name string) string {
 	require.NoError(w.t, os.MkdirAll(filepath.Dir(path), 0o755))
 	require.NoError(w.t, syscall.Mkfifo(path, 0o644))
 	return path
-}
-
-// archiveBytes is the archive file as it is now.
-func (w *ws) archiveBytes() []byte {
-	w.t.Helper()
-	data, err := os.ReadFile(w.db)
-	require.NoError(w.t, err)
-	return data
 }
 
 // requireFIFO checks that path is still a FIFO (nothing replaced it).

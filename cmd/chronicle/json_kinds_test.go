@@ -1,3 +1,7 @@
+//go:build unix
+
+// Among the error kinds is a FIFO given as the archive (mkfifo): Unix only.
+
 package main
 
 import (

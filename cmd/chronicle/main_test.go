@@ -262,3 +262,11 @@ func exitCodeWithin(t *testing.T, cmd *exec.Cmd, limit time.Duration, what strin
 	require.ErrorAs(t, err, &exit, "%s", what)
 	return exit.ExitCode()
 }
+
+// archiveBytes is the archive file as it is now.
+func (w *ws) archiveBytes() []byte {
+	w.t.Helper()
+	data, err := os.ReadFile(w.db)
+	require.NoError(w.t, err)
+	return data
+}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"syscall"
 )
 
 // ErrNotRegular: a path names something other than a regular file (a
@@ -75,60 +74,13 @@ func CheckTarget(path string) error {
 }
 
 // OpenRegular opens path for reading, following symbolic links, and
-// fails at once unless it is a regular file. It never blocks: the path is
-// checked first (a socket cannot even be opened), then opened with
-// O_NONBLOCK (a FIFO swapped in meanwhile would otherwise block the open
-// until a writer comes) and the opened descriptor itself is checked, which
-// no rename can fool. O_NONBLOCK means nothing for a regular file; it is
-// cleared anyway before the file is returned.
+// fails at once unless it is a regular file, without ever blocking on
+// what the path names. How it checks is the platform's (open_unix.go,
+// open_windows.go): both check the path first and the opened file itself,
+// which no rename between the two can fool.
 func OpenRegular(path string) (*os.File, error) {
 	if err := CheckRegular(path); err != nil {
 		return nil, err
 	}
-	var fd int
-	var err error
-	for {
-		fd, err = syscall.Open(path, syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
-		if err != syscall.EINTR {
-			break
-		}
-	}
-	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
-	}
-	var st syscall.Stat_t
-	if err := syscall.Fstat(fd, &st); err != nil {
-		syscall.Close(fd)
-		return nil, &fs.PathError{Op: "stat", Path: path, Err: err}
-	}
-	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
-		syscall.Close(fd)
-		return nil, &NotRegularError{Path: path, Mode: modeOf(st.Mode)}
-	}
-	if err := syscall.SetNonblock(fd, false); err != nil {
-		syscall.Close(fd)
-		return nil, &fs.PathError{Op: "fcntl", Path: path, Err: err}
-	}
-	return os.NewFile(uintptr(fd), path), nil
-}
-
-// modeOf maps the type bits of a raw st_mode to an fs.FileMode.
-func modeOf(m uint32) fs.FileMode {
-	switch m & syscall.S_IFMT {
-	case syscall.S_IFREG:
-		return 0
-	case syscall.S_IFDIR:
-		return fs.ModeDir
-	case syscall.S_IFIFO:
-		return fs.ModeNamedPipe
-	case syscall.S_IFSOCK:
-		return fs.ModeSocket
-	case syscall.S_IFCHR:
-		return fs.ModeDevice | fs.ModeCharDevice
-	case syscall.S_IFBLK:
-		return fs.ModeDevice
-	case syscall.S_IFLNK:
-		return fs.ModeSymlink
-	}
-	return fs.ModeIrregular
+	return openRegular(path)
 }

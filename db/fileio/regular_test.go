@@ -1,3 +1,8 @@
+//go:build unix
+
+// FIFOs, O_NONBLOCK and umask modes are Unix facilities; open_windows.go
+// is checked by the platform-neutral tests and the Windows cross-vet.
+
 package fileio_test
 
 import (
