@@ -1,4 +1,4 @@
-package db
+package platform
 
 import (
 	"bufio"
@@ -9,9 +9,9 @@ import (
 	"syscall"
 )
 
-// lockHolder names the process holding the lock of the file at path, from
-// /proc/locks (Linux). It is best effort: "" when it cannot tell.
-func lockHolder(path string) string {
+// LockHolder names the process holding the lock of the file at path, from
+// /proc/locks. It is best effort: "" when it cannot tell.
+func LockHolder(path string) string {
 	st, err := os.Stat(path)
 	if err != nil {
 		return ""
