@@ -417,7 +417,7 @@ func runExport(x *ctx) error {
 	}
 	base := filepath.Base(d.Label())
 	storePath := dir + "/" + base + ".chronicle"
-	if strings.HasSuffix(dir, "/") {
+	if strings.HasSuffix(dir, "/") || strings.HasSuffix(dir, string(os.PathSeparator)) { // C:\out\ on Windows
 		storePath = dir + base + ".chronicle"
 	}
 	if !engine.ValidTextString(storePath) || len(storePath) > receipt.MaxPathLen {
