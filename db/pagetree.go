@@ -44,16 +44,36 @@ func pageTree(path string, tx *bolt.Tx) string {
 		return err.Error()
 	}
 	defer f.Close()
-	w := &pageWalker{f: f, pageSize: int64(tx.DB().Info().PageSize), seen: map[uint64]bool{}}
-	root, hwm, err := w.meta(snapshotTxid(tx))
+	w, root, err := newPageWalker(f, tx)
 	if err != nil {
 		return err.Error()
 	}
-	w.hwm = hwm
 	if err := w.walk(root, 0, nil); err != nil {
 		return err.Error()
 	}
 	return ""
+}
+
+// newPageWalker reads f's meta page of record as of tx: the walker, with
+// the file's page count, and the root bucket's page.
+func newPageWalker(f *os.File, tx *bolt.Tx) (*pageWalker, uint64, error) {
+	w := &pageWalker{f: f, pageSize: int64(tx.DB().Info().PageSize), seen: map[uint64]bool{}}
+	root, hwm, err := w.meta(snapshotTxid(tx))
+	w.hwm = hwm
+	return w, root, err
+}
+
+// page reads and parses page id, depth pages below its tree's root, with
+// the key range [lo, hi) its parent gives it.
+func (w *pageWalker) page(id uint64, lo, hi []byte, depth int) (*parsedPage, error) {
+	if depth > maxTreeDepth {
+		return nil, fmt.Errorf("page %d: the tree is deeper than %d pages", id, maxTreeDepth)
+	}
+	raw, err := w.read(id)
+	if err != nil {
+		return nil, err
+	}
+	return parsePage(id, raw, lo, hi)
 }
 
 type pageWalker struct {
@@ -276,14 +296,7 @@ func (w *pageWalker) paths(root uint64, touched map[uint64]bool) error {
 }
 
 func (w *pageWalker) path(id uint64, touched map[uint64]bool, lo, hi []byte, depth int) error {
-	if depth > maxTreeDepth {
-		return fmt.Errorf("page %d: the tree is deeper than %d pages", id, maxTreeDepth)
-	}
-	raw, err := w.read(id)
-	if err != nil {
-		return err
-	}
-	pp, err := parsePage(id, raw, lo, hi)
+	pp, err := w.page(id, lo, hi, depth)
 	if err != nil || !pp.branch {
 		return err
 	}
@@ -326,14 +339,7 @@ func (w *pageWalker) path(id uint64, touched map[uint64]bool, lo, hi []byte, dep
 func (w *pageWalker) descend(root uint64, key []byte) error {
 	id, lo, hi := root, []byte(nil), []byte(nil)
 	for depth := 0; ; depth++ {
-		if depth > maxTreeDepth {
-			return fmt.Errorf("page %d: the tree is deeper than %d pages", id, maxTreeDepth)
-		}
-		raw, err := w.read(id)
-		if err != nil {
-			return err
-		}
-		pp, err := parsePage(id, raw, lo, hi)
+		pp, err := w.page(id, lo, hi, depth)
 		if err != nil || !pp.branch {
 			return err
 		}
@@ -358,14 +364,7 @@ func (w *pageWalker) descend(root uint64, key []byte) error {
 func (w *pageWalker) span(root uint64, lo, hi []byte) error {
 	var walk func(id uint64, plo, phi []byte, depth int) error
 	walk = func(id uint64, plo, phi []byte, depth int) error {
-		if depth > maxTreeDepth {
-			return fmt.Errorf("page %d: the tree is deeper than %d pages", id, maxTreeDepth)
-		}
-		raw, err := w.read(id)
-		if err != nil {
-			return err
-		}
-		pp, err := parsePage(id, raw, plo, phi)
+		pp, err := w.page(id, plo, phi, depth)
 		if err != nil || !pp.branch {
 			return err
 		}

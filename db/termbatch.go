@@ -116,10 +116,8 @@ func (a *Archive) checkGroupPages(tx *bolt.Tx, b *termBatch, group uint64) error
 		return err
 	}
 	defer f.Close()
-	w := &pageWalker{f: f, pageSize: int64(tx.DB().Info().PageSize), seen: map[uint64]bool{}}
-	_, hwm, err := w.meta(snapshotTxid(tx))
+	w, _, err := newPageWalker(f, tx)
 	if err == nil {
-		w.hwm = hwm
 		lo := binary.BigEndian.AppendUint32(nil, uint32(group))
 		var hi []byte
 		if group+1 <= math.MaxUint32 {

@@ -105,10 +105,8 @@ func (a *Archive) lookupPages(tx *bolt.Tx, doc Digest) error {
 		return err
 	}
 	defer f.Close()
-	w := &pageWalker{f: f, pageSize: int64(tx.DB().Info().PageSize), seen: map[uint64]bool{}}
-	root, hwm, err := w.meta(snapshotTxid(tx))
+	w, root, err := newPageWalker(f, tx)
 	if err == nil {
-		w.hwm = hwm
 		err = w.walkRoot(root)
 	}
 	if err != nil {

@@ -87,12 +87,10 @@ func (a *Archive) guardWrite(tx *bolt.Tx, whole bool) error {
 		return err
 	}
 	defer f.Close()
-	w := &pageWalker{f: f, pageSize: int64(tx.DB().Info().PageSize), seen: map[uint64]bool{}}
-	root, hwm, err := w.meta(snapshotTxid(tx))
+	w, root, err := newPageWalker(f, tx)
 	if err != nil {
 		return refuse(err.Error())
 	}
-	w.hwm = hwm
 	// The root bucket (a page or two of bucket headers) is written back by
 	// every commit that changes a bucket: all of it.
 	if err := w.walkRoot(root); err != nil {
@@ -118,14 +116,7 @@ func (a *Archive) guardWrite(tx *bolt.Tx, whole bool) error {
 func (w *pageWalker) walkRoot(root uint64) error {
 	var walk func(id uint64, lo, hi []byte, depth int) error
 	walk = func(id uint64, lo, hi []byte, depth int) error {
-		if depth > maxTreeDepth {
-			return fmt.Errorf("page %d: the tree is deeper than %d pages", id, maxTreeDepth)
-		}
-		raw, err := w.read(id)
-		if err != nil {
-			return err
-		}
-		pp, err := parsePage(id, raw, lo, hi)
+		pp, err := w.page(id, lo, hi, depth)
 		if err != nil {
 			return err
 		}
