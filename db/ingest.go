@@ -37,7 +37,8 @@ type Prepared struct {
 	p          *prepared
 	err        error
 	known      bool   // PrepareUnlessKnown found doc known: nothing was prepared
-	doc        Digest // the source's digest, when known
+	hashed     bool   // doc holds the source's digest (a rejected source, hashed once)
+	doc        Digest // the source's digest, when known or hashed
 }
 
 // Prepare computes everything Ingest of src would store. It touches no
@@ -104,28 +105,8 @@ type fileNames struct {
 }
 
 func (a *Archive) ingest(src []byte, importedAt uint64, pp *Prepared, names []string, file *fileNames) (*IngestResult, error) {
-	var doc Digest
-	switch {
-	case pp != nil && pp.p != nil:
-		doc = pp.p.store.Document // hashed by the extraction
-	case pp != nil && pp.known:
-		doc = pp.doc
-	default:
-		doc = sha256.Sum256(src)
-	}
-	var p *prepared
-	prepare := func() error {
-		if p != nil {
-			return nil
-		}
-		if pp != nil && !pp.known {
-			p = pp.p
-			return pp.err
-		}
-		var err error
-		p, err = a.prepareDocument(src, importedAt)
-		return err
-	}
+	lp := a.lazy(src, importedAt, pp)
+	doc := lp.digest()
 	// A released archive (Release) is looked at under a shared lock and
 	// written under the exclusive one, taken only for the commit.
 	released := a.bolt == nil
@@ -148,7 +129,7 @@ func (a *Archive) ingest(src []byte, importedAt uint64, pp *Prepared, names []st
 		a.Release()
 	}
 	if !exists {
-		if err := prepare(); err != nil {
+		if _, err := lp.get(); err != nil {
 			return nil, err
 		}
 	}
@@ -158,53 +139,112 @@ func (a *Archive) ingest(src []byte, importedAt uint64, pp *Prepared, names []st
 		}
 		defer a.Release()
 	}
-	res := &IngestResult{}
+	var res *IngestResult
 	committed := func() {}
 	err := a.update(func(tx *bolt.Tx) error {
-		docs := tx.Bucket(bucketDocs)
-		var d *Document
-		if raw := docs.Get(doc[:]); raw != nil {
-			var err error
-			if d, err = decodeDocument(doc[:], raw); err != nil {
-				return err
-			}
-			res.Reused = true
-		} else {
-			if err := prepare(); err != nil {
-				return err
-			}
-			var err error
-			if d, committed, err = a.putDocument(tx, p); err != nil {
-				return err
-			}
-		}
-		if file != nil {
-			for _, n := range file.chosen {
-				if err := checkChosenName(tx, &d.SHA256, n); err != nil {
-					return err
-				}
-			}
-		}
-		if err := a.attachNames(tx, d, names, res); err != nil {
-			return err
-		}
-		if file != nil {
-			if err := attachSource(tx, d, file.path, file.abs); err != nil {
-				return err
-			}
-		}
-		rec := &Receipt{Kind: KindIngest, Document: d.SHA256, Store: d.StoreSHA256, Result: d.StoreSHA256}
-		if err := putReceipt(tx, rec); err != nil {
-			return err
-		}
-		res.Doc, res.Receipt = d, rec
-		return nil
+		var err error
+		res, committed, err = a.ingestIn(tx, lp, names, file)
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
 	committed()
 	return res, nil
+}
+
+// ingestIn is the part of an ingest that runs in the write transaction:
+// the document (reused, or stored from what prepare returns), its names
+// and its INGEST receipt. committed must be called once tx has committed
+// (see addGrams).
+func (a *Archive) ingestIn(tx *bolt.Tx, lp *lazyPrepared, names []string, file *fileNames) (res *IngestResult, committed func(), err error) {
+	res, committed = &IngestResult{}, func() {}
+	doc := lp.digest()
+	docs := tx.Bucket(bucketDocs)
+	var d *Document
+	if raw := docs.Get(doc[:]); raw != nil {
+		if d, err = decodeDocument(doc[:], raw); err != nil {
+			return nil, nil, err
+		}
+		res.Reused = true
+	} else {
+		p, err := lp.get()
+		if err != nil {
+			return nil, nil, err
+		}
+		if d, committed, err = a.putDocument(tx, p); err != nil {
+			return nil, nil, err
+		}
+	}
+	if file != nil {
+		for _, n := range file.chosen {
+			if err := checkChosenName(tx, &d.SHA256, n); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	if err := a.attachNames(tx, d, names, res); err != nil {
+		return nil, nil, err
+	}
+	if file != nil {
+		if err := attachSource(tx, d, file.path, file.abs); err != nil {
+			return nil, nil, err
+		}
+	}
+	rec := &Receipt{Kind: KindIngest, Document: d.SHA256, Store: d.StoreSHA256, Result: d.StoreSHA256}
+	if err := putReceipt(tx, rec); err != nil {
+		return nil, nil, err
+	}
+	res.Doc, res.Receipt = d, rec
+	return res, committed, nil
+}
+
+// lazyPrepared is the document of one ingest, prepared at most once and
+// only when the archive does not hold it already.
+type lazyPrepared struct {
+	a          *Archive
+	src        []byte
+	importedAt uint64
+	pp         *Prepared // what Prepare computed ahead, or nil
+	p          *prepared
+	err        error
+	done       bool
+}
+
+func (a *Archive) lazy(src []byte, importedAt uint64, pp *Prepared) *lazyPrepared {
+	return &lazyPrepared{a: a, src: src, importedAt: importedAt, pp: pp}
+}
+
+// digest is the SHA-256 of the source, hashed once.
+func (l *lazyPrepared) digest() Digest {
+	switch {
+	case l.pp != nil && l.pp.p != nil:
+		return l.pp.p.store.Document // hashed by the extraction
+	case l.pp != nil && l.pp.known:
+		return l.pp.doc
+	}
+	if l.pp != nil && l.pp.hashed {
+		return l.pp.doc
+	}
+	d := Digest(sha256.Sum256(l.src))
+	if l.pp != nil {
+		l.pp.doc, l.pp.hashed = d, true
+	}
+	return d
+}
+
+// get returns the prepared document: Prepare's, or prepared now (a source
+// PrepareUnlessKnown skipped as known whose document is gone).
+func (l *lazyPrepared) get() (*prepared, error) {
+	if !l.done {
+		l.done = true
+		if l.pp != nil && !l.pp.known {
+			l.p, l.err = l.pp.p, l.pp.err
+		} else {
+			l.p, l.err = l.a.prepareDocument(l.src, l.importedAt)
+		}
+	}
+	return l.p, l.err
 }
 
 // prepared is everything a new document's write transaction stores,

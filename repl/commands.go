@@ -29,6 +29,7 @@ var (
 	flagLimit   = flagSpec{name: "limit", value: "N", help: "show at most N documents (default 20)"}
 	flagName    = flagSpec{name: "name", value: "NAME", help: "also name the document NAME"}
 	flagKeep    = flagSpec{name: "keep", help: "keep the receipt in the archive (`receipts` lists it); without it the answer writes nothing"}
+	flagCommit  = flagSpec{name: "commit-every", value: "N", help: fmt.Sprintf("commit at most N files at a time (default %d); each commit lands whole", groupFiles)}
 )
 
 // table is filled in init to let commands (help) refer to it.
@@ -36,7 +37,7 @@ var table []*command
 
 func init() {
 	table = []*command{
-		{name: "ingest", args: "PATH...", min: 1, max: -1, run: runIngest, flags: []flagSpec{flagName, flagReceipt},
+		{name: "ingest", args: "PATH...", min: 1, max: -1, run: runIngest, flags: []flagSpec{flagName, flagReceipt, flagCommit},
 			summary: "add files (directories are walked in lexical order); one outcome line per file",
 			example: "ingest testdata/samples"},
 		{name: "docs", args: "", max: 0, run: runDocs,

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,9 +15,10 @@ import (
 	"github.com/casper-chronicle/chronicle/engine"
 )
 
-// runIngest adds files and walked directories, one transaction per file;
-// a rejected file leaves no trace and the others still land. Every path
-// gets an outcome line, in walk order: new, reused, rejected (a failure:
+// runIngest adds files and walked directories, in groups of files that
+// commit in one transaction each (ingestGroup); a rejected file leaves no
+// trace and the others still land. Every path gets an outcome line, in
+// walk order, once the group holding it has committed: new, reused, rejected (a failure:
 // exit 1) or, inside a walk, skipped with the reason (not a failure). A
 // directory argument with no file to ingest is said so (emptyDir): a
 // silent exit 0 reads as if it had worked; when nothing at all was given
@@ -42,6 +42,10 @@ func runIngest(x *ctx) (err error) {
 	if x.p.has("name") && x.p.value("name") == "" {
 		return usageErrorf("--name cannot be empty; nothing was ingested")
 	}
+	maxFiles, err := x.p.intValue("commit-every", groupFiles)
+	if err != nil {
+		return err
+	}
 	importedAt, err := db.ImportTime()
 	if err != nil {
 		return err
@@ -57,8 +61,8 @@ func runIngest(x *ctx) (err error) {
 		if known, err = a.KnownDocuments(); err != nil {
 			return err
 		}
-		// Hold the lock only while each document commits: readers (and
-		// other writers) get in between documents.
+		// Hold the lock only while each group commits: readers (and
+		// other writers) get in between groups.
 		if err := a.Release(); err != nil {
 			return err
 		}
@@ -83,66 +87,46 @@ func runIngest(x *ctx) (err error) {
 		defer pre.close()
 	}
 	interrupted := x.env.Interrupted // the CLI's too: Exec catches Ctrl-C for ingest
-	rejected, counted, done := 0, 0, 0
-	progress := newProgress(x.env, files)
+	g := &ingestGroup{x: x, a: a, progress: newProgress(x.env, files), single: single, maxFiles: maxFiles}
+	done := 0
 	for _, e := range entries {
 		switch e.outcome {
 		case "skipped":
-			x.outcome("skipped", e.path, nil, e.reason)
+			g.later(func() { x.outcome("skipped", e.path, nil, e.reason) })
 			continue
 		case outcomeEmpty:
-			x.emptyDir(e.path)
+			g.later(func() { x.emptyDir(e.path) })
 			continue
 		case "rejected":
-			rejected++
-			counted++
-			x.rejected(e.reject)
+			g.rejected++
+			g.counted++
+			g.later(func() { x.rejected(e.reject) })
 			continue
 		}
-		path := e.path
 		if interrupted != nil && interrupted() {
-			progress.clear()
-			return interruptedErrorf("%d of %d files not ingested (the first is %s)", files-done, files, sanitize(path))
-		}
-		progress.step(done, path)
-		done++
-		counted++
-		res, src, err := pre.ingest(a, x.p.value("name"))
-		if errors.Is(err, db.ErrWriteRefused) {
-			// The archive, not the file: the write was refused (nothing
-			// changed), and so would every later one be.
-			progress.clear()
-			return err
-		}
-		if err != nil {
-			rejected++
-			progress.clear()
-			x.rejected(newRejection(path, src, err))
-			continue
-		}
-		progress.clear()
-		if res.Reused {
-			x.outcome("reused", path, res, fmt.Sprintf("first imported %s", rfc3339(res.Doc.Imported())))
-		} else {
-			x.outcome("new", path, res, plural(res.Doc.EventCount, "event"))
-		}
-		if !(x.p.has("json") || x.env.JSON) { // JSON: the outcome's "moved"
-			for _, name := range slices.Sorted(maps.Keys(res.Moved)) {
-				fmt.Fprintf(x.env.Stderr, "chronicle ingest: name %q now points at %s (was %s, which stays in the archive)\n",
-					sanitize(name), res.Doc.SHA256.Short(), res.Moved[name].Short())
-			}
-		}
-		if single && x.p.value("receipt") == "-" {
-			if !x.inlineReceipt() { // else it is in the JSON outcome line
-				x.out().Write(res.Receipt.Encode())
-			}
-		} else if single && x.p.has("receipt") {
-			if err := fileio.WriteOnce(x.p.value("receipt"), res.Receipt.Encode()); err != nil {
+			// What is prepared commits (a group lands whole); the rest
+			// is left for a re-run, which resumes.
+			if err := g.commit(); err != nil {
 				return err
 			}
+			g.progress.clear()
+			return interruptedErrorf("%d of %d files not ingested (the first is %s)", files-done, files, sanitize(e.path))
+		}
+		f, err := g.next(pre)
+		if err != nil {
+			return err
+		}
+		done++
+		g.counted++
+		if err := g.add(f); err != nil {
+			return err
 		}
 	}
-	progress.clear()
+	if err := g.commit(); err != nil {
+		return err
+	}
+	rejected, counted := g.rejected, g.counted
+	g.progress.clear()
 	if rejected > 0 {
 		return rejectedErrorf("%d of %d files rejected", rejected, counted)
 	}
@@ -182,40 +166,48 @@ func noFilesIn(dirs []string) string {
 }
 
 // preparer reads and prepares the files of a batch ahead of their
-// commits: while file n commits, files n+1..n+4 are read, extracted,
-// compressed and indexed, three of them at a time. The preparation of one
-// file keeps 1.3-1.5 cores busy, so two kept both cores busy while the
-// commit ran (43 MB of English 1.34-1.39 s -> 1.15 s, Go heap peak 63 ->
-// 67 MB); a third fills the gaps while a commit waits for the disk and
-// the next file is not ready (median of 6 interleaved runs 1.06 -> 1.03 s
-// on 43 MB of English, 1.02 -> 0.91 s on 42 MB of Arabic; heap peak about
-// 5 MB higher). At most five documents are in memory: the one
-// committing, the one handed over next, and one finished or in
-// preparation per worker.
+// commits, on three goroutines (the preparation of one file keeps 1.3-1.5
+// cores busy, and a third fills the gaps while another waits), and hands
+// them over in order. Files are committed in groups (ingestGroup), so the
+// workers run ahead of the commits by up to budget: the bytes of the files
+// read and not yet committed, each file weighing its size plus fileWeight
+// for what its preparation adds. The group being filled and the next one
+// being prepared while it commits fit in it (2 × groupBytes), so the
+// commit of one group overlaps the preparation of the next.
 type preparer struct {
-	next chan prepared
-	stop chan struct{}
-	done chan struct{}
+	next   chan prepared
+	stop   chan struct{}
+	done   chan struct{}
+	budget *byteBudget
 }
 
+// Memory of the files in flight (see preparer).
+const (
+	fileWeight     = 16 << 10
+	preparerBudget = 2*groupBytes + groupFiles*fileWeight + 16<<20
+)
+
 // prepared is one file of the batch, ready to commit or failed to read.
-// src is kept to show the line of a rejected source.
+// src is kept to show the line of a rejected source; weight is what it
+// holds of the preparer's budget until it is released.
 type prepared struct {
-	path string
-	src  []byte
-	pp   *db.Prepared
-	err  error
+	path   string
+	src    []byte
+	pp     *db.Prepared
+	err    error
+	weight int64
 }
 
 func startPreparing(a *db.Archive, paths []string, importedAt uint64, known map[db.Digest]bool) *preparer {
-	pr := &preparer{next: make(chan prepared), stop: make(chan struct{}), done: make(chan struct{})}
+	pr := &preparer{next: make(chan prepared), stop: make(chan struct{}), done: make(chan struct{}),
+		budget: newByteBudget(preparerBudget)}
 	// Three files are prepared at once, each on its own goroutine, and
-	// handed over in order: worker w prepares files w, w+3, ... and waits
-	// on its slot until its file is next.
+	// handed over in order: worker w prepares files w, w+3, ... and queues
+	// them on its slot until each is next.
 	const workers = 3
 	slots := make([]chan prepared, workers)
 	for i := range slots {
-		slots[i] = make(chan prepared)
+		slots[i] = make(chan prepared, groupFiles)
 	}
 	var wg sync.WaitGroup
 	for w := range workers {
@@ -225,6 +217,10 @@ func startPreparing(a *db.Archive, paths []string, importedAt uint64, known map[
 			for i := w; i < len(paths); i += workers {
 				f := prepared{path: paths[i]}
 				if f.src, f.err = fileio.ReadLimited(paths[i], engine.MaxSourceSize); f.err == nil {
+					f.weight = int64(len(f.src)) + fileWeight
+					if !pr.budget.acquire(f.weight) {
+						return // stopped
+					}
 					f.pp = a.PrepareUnlessKnown(f.src, importedAt, known)
 				}
 				select {
@@ -255,29 +251,11 @@ func startPreparing(a *db.Archive, paths []string, importedAt uint64, known map[
 	return pr
 }
 
-// ingest commits the next file of the batch under its path (and
-// extraName). On failure it returns the file's bytes (nil if it was not
-// read), where a rejection is located.
-func (pr *preparer) ingest(a *db.Archive, extraName string) (*db.IngestResult, []byte, error) {
-	f := <-pr.next
-	if f.err != nil {
-		return nil, nil, f.err
-	}
-	var chosen []string
-	if extraName != "" {
-		chosen = append(chosen, extraName)
-	}
-	res, err := a.IngestFile(f.pp, f.path, chosen...)
-	if err != nil {
-		return nil, f.src, err
-	}
-	return res, nil, nil
-}
-
 // close stops preparing and waits for the goroutine, which uses the
 // archive's codecs, before the archive closes.
 func (pr *preparer) close() {
 	close(pr.stop)
+	pr.budget.close()
 	<-pr.done
 }
 

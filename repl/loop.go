@@ -125,7 +125,7 @@ func (s *session) background(env *Env, run func(*Env) int) int {
 			switch {
 			case interrupts == 1:
 				stop.Store(true)
-				fmt.Fprintln(os.Stderr, "\nchronicle: interrupting; the command stops at its next safe point (after the current document)")
+				fmt.Fprintln(os.Stderr, "\nchronicle: interrupting; the command stops at its next safe point (after the current document or group)")
 			case interrupts == 2:
 				fmt.Fprintln(os.Stderr, "\nchronicle: still stopping: the prompt returns when the command has released the archive (Ctrl-C once more leaves Chronicle)")
 			default:

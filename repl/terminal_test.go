@@ -232,8 +232,9 @@ func TestTerminal(t *testing.T) {
 }
 
 // TestTerminalInterrupt: Ctrl-C during a batch ingest stops it after the
-// current document and returns to the prompt; the documents ingested so
-// far are whole (check passes).
+// current group (which commits) and returns to the prompt; the documents
+// ingested so far are whole (check passes). Groups of 20 keep the lines
+// printed after the interruption on the 50-line screen.
 func TestTerminalInterrupt(t *testing.T) {
 	t.Parallel()
 	w := newWorkspace(t)
@@ -246,9 +247,9 @@ func TestTerminalInterrupt(t *testing.T) {
 	tm := newTerm(t, w)
 	tm.start(200, 50)
 	tm.waitPrompt("chronicle.db (0 docs)> ", "")
-	tm.typ("ingest many")
+	tm.typ("ingest many --commit-every 20")
 	tm.keys("Enter")
-	progress := regexp.MustCompile(`\] [1-9][0-9]*/400 many/`)
+	progress := regexp.MustCompile(`\] [1-9][0-9]*/400 (\d+ docs/s [0-9.]+ MB/s  )?many/`)
 	tm.waitFor("the progress bar", func(s string) bool { return progress.MatchString(s) })
 	tm.keys("C-c")
 	s := tm.waitFor("the interruption", func(s string) bool { return strings.Contains(s, "chronicle ingest: interrupted; ") })

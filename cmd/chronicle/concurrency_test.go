@@ -33,7 +33,8 @@ func concurrencyDoc(i int) (string, int) {
 // Readers beside a writer, across processes: while one process ingests a
 // batch of documents, another runs every read command in a loop; every
 // read succeeds and sees only whole documents, and a second writer gets
-// through between the batch's documents.
+// through between the batch's groups (of two files here, so that the
+// readers see the batch grow).
 func TestReadersBesideWriter(t *testing.T) {
 	t.Parallel()
 	w := newWS(t)
@@ -52,7 +53,7 @@ func TestReadersBesideWriter(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	batch := exec.CommandContext(ctx, chronicleBin, "--db="+w.db, "ingest", "batch", "--wait=20s")
+	batch := exec.CommandContext(ctx, chronicleBin, "--db="+w.db, "ingest", "batch", "--wait=20s", "--commit-every=2")
 	batch.Dir, batch.Env = w.dir, baseEnv()
 	var batchOut strings.Builder
 	batch.Stdout, batch.Stderr = &batchOut, &batchOut

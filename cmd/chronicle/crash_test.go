@@ -18,29 +18,48 @@ import (
 // TestKillDuringBatchIngest: ARCHITECTURE 8. A batch ingest killed with
 // SIGKILL at random moments never leaves a partial document or an archive
 // that check rejects; every document present is complete and whole, and
-// re-running the batch completes it.
+// re-running the batch completes it. Files commit in groups: the test runs
+// with groups of 4 large documents (so that kills land between groups) and
+// with the default group size over 2,500 small files.
 func TestKillDuringBatchIngest(t *testing.T) {
+	tests := []struct {
+		name        string
+		docs, bytes int
+		rounds      int
+		flags       []string
+		needPartial bool // some kill must land between two groups
+	}{
+		{"groups of 4 large documents", 24, 150_000, 8, []string{"--commit-every=4"}, true},
+		{"default groups of small documents", 2500, 200, 4, nil, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) { killDuringBatchIngest(t, tc.docs, tc.bytes, tc.rounds, tc.flags, tc.needPartial) })
+	}
+}
+
+func killDuringBatchIngest(t *testing.T, n, size, rounds int, flags []string, needPartial bool) {
 	w := newWS(t)
 	r := rand.New(rand.NewSource(7))
 	want := map[string]string{} // document SHA-256 → name
-	for i := 0; i < 24; i++ {
+	for i := 0; i < n; i++ {
 		var b strings.Builder
-		for b.Len() < 150_000 {
+		for b.Len() < size {
 			fmt.Fprintf(&b, "@chronicle\tP%d\tPAID_TO\tQ%d\t%d\tSAR\tT%d\tASSERTED\tPOSITIVE\tCONFIRMED\n", r.Intn(50), r.Intn(50), r.Intn(999), i)
 			fmt.Fprintf(&b, "Line %d of document %d mentions ledger %d.\n", b.Len(), i, r.Int())
 		}
-		name := fmt.Sprintf("batch/doc%02d.txt", i)
+		name := fmt.Sprintf("batch/doc%04d.txt", i)
 		w.write(name, b.String())
 		sum := sha256.Sum256([]byte(b.String()))
 		want[hex.EncodeToString(sum[:])] = name
 	}
+	ingest := append([]string{"ingest", "batch"}, flags...)
 	// Time a whole batch in a scratch archive, then kill at random points
 	// within that duration.
-	full := runBin(t, chronicleBin, w.dir, nil, "--db="+filepath.Join(w.dir, "scratch.db"), "ingest", "batch")
+	full := runBin(t, chronicleBin, w.dir, nil, append([]string{"--db=" + filepath.Join(w.dir, "scratch.db")}, ingest...)...)
 	require.Equal(t, 0, full.code, "%s", full)
 	partial := 0
-	for round := 0; round < 8; round++ {
-		cmd := exec.Command(chronicleBin, "--db="+w.db, "ingest", "batch")
+	for round := 0; round < rounds; round++ {
+		cmd := exec.Command(chronicleBin, append([]string{"--db=" + w.db}, ingest...)...)
 		cmd.Dir = w.dir
 		cmd.Env = baseEnv()
 		require.NoError(t, cmd.Start())
@@ -68,19 +87,21 @@ func TestKillDuringBatchIngest(t *testing.T) {
 		// or not its grams reached the term index before the kill.
 		if len(docs) > 0 {
 			last := docs[len(docs)-1]
-			n := strings.TrimSuffix(strings.TrimPrefix(want[last.SHA256], "batch/doc"), ".txt")
-			found := w.run("find", "--json", "T"+strings.TrimLeft(n, "0"))
-			if n == "00" {
-				found = w.run("find", "--json", "T0")
+			num := strings.TrimLeft(strings.TrimSuffix(strings.TrimPrefix(want[last.SHA256], "batch/doc"), ".txt"), "0")
+			if num == "" {
+				num = "0"
 			}
+			found := w.run("find", "--json", "T"+num)
 			require.Equal(t, 0, found.code, "round %d: %s", round, found)
 			require.Contains(t, found.stdout, last.SHA256, "round %d: the last landed document is found", round)
 		}
 	}
-	t.Logf("%d of 8 kills landed inside the batch (batch time %s)", partial, full.elapsed)
-	require.Positive(t, partial, "no kill landed between two documents of the batch")
+	t.Logf("%d of %d kills landed inside the batch (batch time %s)", partial, rounds, full.elapsed)
+	if needPartial {
+		require.Positive(t, partial, "no kill landed between two groups of the batch")
+	}
 	// Finishing the batch lands every document exactly once.
-	w.ok("ingest", "batch")
+	w.ok(ingest...)
 	require.Len(t, w.docs(), len(want))
 	require.Equal(t, 0, w.run("check").code)
 }
