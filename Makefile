@@ -50,7 +50,7 @@ run: build
 	echo "Next: ./bin/chronicle   (the REPL on ./chronicle.db: help, Tab, exit; the drop-in original is ./bin/casper-chronicle)"
 
 test: lint cross
-	$(GO) test -count=1 $(PKGS)
+	$(GO) test -count=1 -timeout=20m $(PKGS)
 	@$(MAKE) --no-print-directory wine-test
 
 # cross: every package and command (and every test not tagged for one
