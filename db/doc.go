@@ -7,6 +7,8 @@
 // Open opens (or creates) an archive with a lock timeout; a second writer
 // gets ErrLocked instead of waiting. Ingest adds one document in one write
 // transaction: a document that fails leaves the archive exactly as it was.
+// IngestFiles commits many prepared files in one transaction (a batch's
+// group), and gives each the outcome it would have had alone.
 // Documents are content-addressed by the SHA-256 of their bytes; the paths
 // they were ingested from (and names given by the user) are aliases that
 // Resolve turns back into a document. Store rebuilds the canonical store of
