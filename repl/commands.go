@@ -42,8 +42,8 @@ func init() {
 		{name: "docs", args: "", max: 0, run: runDocs, flags: []flagSpec{
 			{name: "limit", value: "N", help: "list at most N documents (default all); with more left, the readable view ends with the command of the next page"},
 			{name: "after", value: "DOC", help: "start after DOC (a name or hash prefix, e.g. the last row of the previous page)"},
-			{name: "sort", value: "ORDER", help: "import (default: import order), name (by first name, read from the names index; documents without a name last) or size (largest first; reads every record before the first row)"}},
-			summary: "list documents: name, hash prefix, size, events, import time (a page at a time with --limit and --after)",
+			{name: "sort", value: "ORDER", help: "import (the default), name (by first name, from the names index; documents without one last) or size (largest first; reads every record before the first row)"}},
+			summary: "list documents: name, hash prefix, size, events, import time",
 			example: "docs --sort name --limit 50"},
 		{name: "show", args: "DOC [FROM[-TO]]", min: 1, max: 2, run: runShow,
 			summary: "print a document's lines with their numbers",
