@@ -193,6 +193,9 @@ func (a *Archive) CheckWith(opts CheckOptions) ([]Problem, error) {
 		problems = append(problems, Problem{Detail: err.Error()})
 	}
 	problems = append(problems, a.checkClaimChecks()...)
+	if problem := a.checkTotals(); problem != "" {
+		problems = append(problems, Problem{Detail: problem})
+	}
 	return problems, nil
 }
 

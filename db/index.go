@@ -240,7 +240,12 @@ func (a *Archive) ReindexWith(opts ReindexOptions) (int, error) {
 	if stop == nil {
 		stop = func() bool { return false }
 	}
-	if err := a.updateWhole(a.startReindex); err != nil {
+	if err := a.updateWhole(func(tx *bolt.Tx) error {
+		if err := a.startReindex(tx); err != nil {
+			return err
+		}
+		return resetTotals(tx)
+	}); err != nil {
 		return 0, err
 	}
 	n, skipped, err := a.finishReindexUntil(stop, opts.Progress)

@@ -356,6 +356,9 @@ func (a *Archive) putDocument(tx *bolt.Tx, p *prepared) (d *Document, committed 
 	if committed, err = a.addGrams(tx, seq, p.ix.grams); err != nil {
 		return nil, nil, err
 	}
+	if err := countDocument(tx, d); err != nil {
+		return nil, nil, err
+	}
 	return d, committed, docs.Put(d.SHA256[:], d.encode())
 }
 

@@ -111,7 +111,7 @@ func (a *Archive) ImportStore(s *engine.Store, storeBytes []byte, names []string
 			}
 			res.Receipts++
 		}
-		return nil
+		return addTotals(tx, Totals{Originals: int64(res.Receipts)})
 	})
 	if err != nil {
 		return nil, err

@@ -173,7 +173,10 @@ func putReceiptBytes(tx *bolt.Tx, key, data []byte) error {
 	if err != nil {
 		return err
 	}
-	return b.Put(key, sealReceipt(key, seq, data))
+	if err := b.Put(key, sealReceipt(key, seq, data)); err != nil {
+		return err
+	}
+	return countReceipt(tx, data)
 }
 
 // receiptSealLen is the length of a kept receipt's seal.

@@ -19,7 +19,7 @@ import (
 // SchemaVersion is the layout this package reads and writes. Older archives
 // are upgraded on open by the registered steps below, all in one write
 // transaction; newer ones are refused.
-const SchemaVersion = 13
+const SchemaVersion = 14
 
 // bucketOriginals keeps original V1/V2 receipt files imported beside their
 // stores (schema 2): document SHA-256 ‖ SHA-256 of the receipt bytes →
@@ -88,6 +88,8 @@ var Upgrades = []Upgrade{
 		Apply: func(_ *Archive, tx *bolt.Tx) error { return addAbsoluteSources(tx) }},
 	{From: 12, Summary: "rebuild the term index as blocks of postings (one bbolt value per gram prefix instead of per gram), so a batch ingest writes about a twelfth as many keys and the index takes about a third of the space",
 		Apply: func(a *Archive, tx *bolt.Tx) error { return a.reindexOnce(tx) }},
+	{From: 13, Summary: "keep running totals of documents, events, bytes and receipts, counted once now and updated by every write, so `stats` reads no document record",
+		Apply: func(_ *Archive, tx *bolt.Tx) error { return resetTotals(tx) }},
 }
 
 // addAbsoluteSources gives every name that is an absolute path its source
@@ -286,6 +288,9 @@ func (a *Archive) upgrade(version int) error {
 				}
 			}
 			if err := index.CreateBuckets(tx); err != nil {
+				return err
+			}
+			if err := tx.Bucket(bucketMeta).Put(keyTotals, (&Totals{}).encode()); err != nil {
 				return err
 			}
 			return tx.Bucket(bucketMeta).Put(keySchema, []byte(strconv.Itoa(SchemaVersion)))

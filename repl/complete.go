@@ -203,37 +203,33 @@ func finals(values []string) []candidate {
 	return out
 }
 
-// docCandidates: every document name, and hash prefixes (12 hex digits,
-// or the whole hash once 12 are typed) when cur is hexadecimal.
+// maxDocCandidates caps the document names (and hashes) one Tab offers:
+// they are read by a seek on the names index, so completion costs the
+// same at any size of the archive.
+const maxDocCandidates = 200
+
+// docCandidates: the document names starting with cur (at most
+// maxDocCandidates), and hash prefixes (12 hex digits, or the whole hash
+// once 12 are typed) when cur is hexadecimal.
 func (c *completer) docCandidates(dbFlag, cur string) []candidate {
-	docs, err := c.s.documents(dbFlag)
+	a, err := c.s.openArchive(dbFlag)
 	if err != nil {
 		return nil
 	}
-	var names []string
-	for _, d := range docs {
-		names = append(names, d.Names...)
-		if cur != "" && isLowerHex(cur) {
-			h := d.SHA256.String()
-			if strings.HasPrefix(h, cur) {
-				if len(cur) < 12 {
-					h = h[:12]
-				}
-				names = append(names, h)
-			}
+	defer a.Close()
+	names, digests, err := a.CompleteDocs(cur, maxDocCandidates)
+	if err != nil {
+		return nil
+	}
+	for _, d := range digests {
+		h := d.String()
+		if len(cur) < 12 {
+			h = h[:12]
 		}
+		names = append(names, h)
 	}
 	sort.Strings(names)
 	return finals(names)
-}
-
-func isLowerHex(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if !('0' <= s[i] && s[i] <= '9' || 'a' <= s[i] && s[i] <= 'f') {
-			return false
-		}
-	}
-	return true
 }
 
 // entityCandidates: entity names of the archive starting with cur.

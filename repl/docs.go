@@ -11,32 +11,82 @@ import (
 	"github.com/casper-chronicle/chronicle/db"
 )
 
+// docsSorts are the orders of `docs --sort`.
+var docsSorts = map[string]db.DocOrder{"import": db.OrderImport, "name": db.OrderName, "size": db.OrderSize}
+
+// docsOptions reads the paging flags of `docs`: --limit N, --after DOC and
+// --sort import|name|size.
+func docsOptions(x *ctx, a *db.Archive) (db.ListOptions, error) {
+	var opts db.ListOptions
+	limit, err := x.p.intValue("limit", 0)
+	if err != nil {
+		return opts, err
+	}
+	opts.Limit = limit
+	if x.p.has("sort") {
+		order, ok := docsSorts[x.p.value("sort")]
+		if !ok {
+			return opts, usageErrorf("--sort %q: want import, name or size", x.p.value("sort"))
+		}
+		opts.Order = order
+	}
+	if x.p.has("after") {
+		arg := x.p.value("after")
+		d, err := a.Resolve(arg)
+		if err != nil {
+			return opts, withObject(fmt.Errorf("--after %w", err), "document", arg)
+		}
+		opts.After = &d.SHA256
+	}
+	return opts, nil
+}
+
+// runDocs lists the documents as it reads them (db.ListDocs): a page of
+// --limit rows reads only those records, whatever the archive's size.
 func runDocs(x *ctx) error {
 	a, err := x.open(false)
 	if err != nil {
 		return err
 	}
-	docs, err := a.Docs()
+	opts, err := docsOptions(x, a)
 	if err != nil {
 		return err
 	}
-	if x.machine() {
-		for _, d := range docs {
-			printJSONLine(x.out(), map[string]any{
+	w := bufio.NewWriterSize(x.out(), 64<<10)
+	defer w.Flush()
+	asJSON := x.machine()
+	var last *db.Document
+	more, err := a.ListDocs(opts, func(d *db.Document) error {
+		if asJSON {
+			printJSONLine(w, map[string]any{
 				"document_sha256": d.SHA256.String(), "names": d.Names, "size": d.SourceSize,
 				"events": d.EventCount, "imported_at": d.ImportedAt, "imported": rfc3339(d.Imported()), "store_version": d.Version,
 			})
+		} else {
+			if last == nil {
+				fmt.Fprintf(w, "%-12s  %10s  %6s  %-20s  %s\n", "SHA256", "BYTES", "EVENTS", "IMPORTED", "NAMES")
+			}
+			fmt.Fprintf(w, "%-12s  %10d  %6d  %-20s  %s\n", d.SHA256.Short(), d.SourceSize, d.EventCount,
+				rfc3339(d.Imported()), sanitize(strings.Join(d.Names, ", ")))
 		}
+		last = d
 		return nil
+	})
+	if err != nil || asJSON {
+		return err
 	}
-	if len(docs) == 0 {
-		fmt.Fprintln(x.out(), "(no documents; `ingest PATH` adds some)")
-		return nil
-	}
-	fmt.Fprintf(x.out(), "%-12s  %10s  %6s  %-20s  %s\n", "SHA256", "BYTES", "EVENTS", "IMPORTED", "NAMES")
-	for _, d := range docs {
-		fmt.Fprintf(x.out(), "%-12s  %10d  %6d  %-20s  %s\n", d.SHA256.Short(), d.SourceSize, d.EventCount,
-			rfc3339(d.Imported()), sanitize(strings.Join(d.Names, ", ")))
+	switch {
+	case last == nil && opts.After != nil:
+		fmt.Fprintf(w, "(no documents after %s)\n", sanitize(x.p.value("after")))
+	case last == nil:
+		fmt.Fprintln(w, "(no documents; `ingest PATH` adds some)")
+	case more:
+		// The next page: the same flags, after the last row.
+		next := fmt.Sprintf("docs --after %s --limit %d", last.SHA256.Short(), opts.Limit)
+		if x.p.has("sort") {
+			next += " --sort " + x.p.value("sort")
+		}
+		fmt.Fprintf(w, "(more: %s)\n", next)
 	}
 	return nil
 }
@@ -117,31 +167,14 @@ func runStats(x *ctx) error {
 	if err != nil {
 		return err
 	}
-	docs, err := a.Docs()
+	// The running totals (schema 14): no document record is read. receipts
+	// counts what `receipts` lists: the archive's own, cross-archive ones
+	// and the original ones that came with imported stores.
+	t, err := a.Totals()
 	if err != nil {
 		return err
 	}
-	receipts, err := a.Receipts(nil)
-	if err != nil {
-		return err
-	}
-	sets, err := a.SetReceipts()
-	if err != nil {
-		return err
-	}
-	// receipts counts what `receipts` lists: the archive's own and the
-	// original ones that came with imported stores.
-	originals, err := a.Originals(nil)
-	if err != nil {
-		return err
-	}
-	var source, stored int64
-	events := 0
-	for _, d := range docs {
-		source += d.SourceSize
-		stored += d.StoredBytes
-		events += d.EventCount
-	}
+	source, stored := t.SourceBytes, t.StoredBytes
 	var fileSize int64
 	if st, err := os.Stat(a.Path()); err == nil {
 		fileSize = st.Size()
@@ -150,8 +183,8 @@ func runStats(x *ctx) error {
 		key string
 		val any
 	}{
-		{"archive", a.Path()}, {"schema_version", db.SchemaVersion}, {"documents", len(docs)}, {"events", events},
-		{"receipts", len(receipts) + len(sets) + len(originals)}, {"original_receipts", len(originals)},
+		{"archive", a.Path()}, {"schema_version", db.SchemaVersion}, {"documents", int(t.Documents)}, {"events", int(t.Events)},
+		{"receipts", int(t.Receipts + t.SetReceipts + t.Originals)}, {"original_receipts", int(t.Originals)},
 		{"source_bytes", source}, {"stored_bytes", stored}, {"file_bytes", fileSize},
 	}
 	if x.machine() {

@@ -191,7 +191,7 @@ func TestSuggestions(t *testing.T) {
 		{"find", "--lim", "unknown flag --lim; did you mean --limit?"},
 		{"docs", "--jsno", "unknown flag --jsno; did you mean --json?"},
 		{"receipts", "--verfy", "unknown flag --verfy; did you mean --verify?"},
-		{"docs", "--limit", "unknown flag --limit"}, // not a flag of docs, nothing near
+		{"stats", "--limit", "unknown flag --limit"}, // not a flag of stats, nothing near
 	} {
 		_, err := parseArgs([]string{tc.flag}, lookup(tc.cmd).flags)
 		require.EqualError(t, err, tc.want, "%s %s", tc.cmd, tc.flag)

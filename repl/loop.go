@@ -56,7 +56,7 @@ func (s *session) interactive(withInit bool) int {
 	guide.Flush()
 	if withInit {
 		s.runInit(s.background)
-		info = s.archiveInfo()
+		info = s.promptInfo()
 	}
 	for {
 		s.interrupted.Store(false)
@@ -77,7 +77,7 @@ func (s *session) interactive(withInit bool) int {
 		if _, quit := s.line(line, s.background); quit {
 			return ExitOK
 		}
-		info = s.archiveInfo()
+		info = s.promptInfo()
 	}
 }
 
@@ -163,8 +163,9 @@ func (g *gate) close() {
 // archiveState describes the session's archive for the prompt and guide.
 type archiveState struct {
 	path   string
-	docs   []*db.Document
-	status string // "": open and read; else "busy", "unreadable: …"
+	docs   []*db.Document // for the guide (archiveInfo)
+	count  int            // documents, for the prompt
+	status string         // "": open and read; else "busy", "unreadable: …"
 }
 
 // archiveInfo reads the document list with a short lock timeout (a writer
@@ -174,8 +175,30 @@ func (s *session) archiveInfo() archiveState {
 	docs, err := s.documents("")
 	switch {
 	case err == nil:
-		st.docs = docs
+		st.docs, st.count = docs, len(docs)
 	case errors.Is(err, db.ErrNoArchive):
+	case errors.Is(err, db.ErrLocked):
+		st.status = "busy"
+	default:
+		st.status = "unreadable"
+	}
+	return st
+}
+
+// promptInfo is archiveInfo for the prompt after each command: the
+// number of documents comes from the archive's running totals, so the
+// prompt reads no document record at any size.
+func (s *session) promptInfo() archiveState {
+	st := archiveState{path: s.env.archivePath("")}
+	a, err := s.openArchive("")
+	if err == nil {
+		var t db.Totals
+		t, err = a.Totals()
+		a.Close()
+		st.count = int(t.Documents)
+	}
+	switch {
+	case err == nil, errors.Is(err, db.ErrNoArchive):
 	case errors.Is(err, db.ErrLocked):
 		st.status = "busy"
 	default:
@@ -203,7 +226,7 @@ func (s *session) documents(dbFlag string) ([]*db.Document, error) {
 func (s *session) prompt(st archiveState) string {
 	what := st.status
 	if what == "" {
-		what = plural(len(st.docs), "doc")
+		what = plural(st.count, "doc")
 	}
 	mode := ""
 	if s.mode != modeAuto {

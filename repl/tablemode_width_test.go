@@ -20,7 +20,7 @@ const docsRows = `{"document_sha256":"5755af8bbd9e68ed6a03c59484f57a58895191f6be
 
 // statsRow is `stats --json`: nine columns, eight of them numeric, whose
 // numbers are never cut, so that at 80 columns it is shown record-wise.
-const statsRow = `{"archive":"chronicle.db","documents":4,"events":13,"file_bytes":131072,"original_receipts":0,"receipts":8,"schema_version":13,"source_bytes":2186,"stored_bytes":4064}
+const statsRow = `{"archive":"chronicle.db","documents":4,"events":13,"file_bytes":131072,"original_receipts":0,"receipts":8,"schema_version":14,"source_bytes":2186,"stored_bytes":4064}
 `
 
 // TestTableFit: a table wider than the width has its text columns cut,
@@ -47,7 +47,7 @@ func TestTableFit(t *testing.T) {
 			"file_bytes         131072\n" +
 			"original_receipts  0\n" +
 			"receipts           8\n" +
-			"schema_version     13\n" +
+			"schema_version     14\n" +
 			"source_bytes       2186\n" +
 			"stored_bytes       4064\n"},
 		{"docs at 40: records, long values wrapped", docsRows[:strings.IndexByte(docsRows, '\n')+1], 40, "" +
