@@ -343,34 +343,93 @@ func cutAll(units []unit, median float64) ([]piece, cutStats) {
 // manifest describes a built corpus pool (cached beside its documents).
 type manifest struct {
 	Version  string         `json:"version"`
-	Target   int            `json:"target_docs"`
 	Median   int            `json:"median_target"`
 	Files    []string       `json:"files"` // in source order; sampling takes evenly spaced ones
 	Sources  []string       `json:"sources"`
-	Units    map[string]int `json:"units"` // source files read, per source
+	Units    map[string]int `json:"units"`    // source files read, per source
+	UnitMB   map[string]int `json:"units_mb"` // their MB (after gunzip), per source
 	Dupes    int            `json:"dupes"`
 	Blank    int            `json:"blank"`
 	Rejected map[string]int `json:"rejected"`
-	Short    bool           `json:"short"` // fewer documents than the target even at minMedian
+
+	target int  // the documents asked for (not cached: pools are shared)
+	short  bool // fewer documents than target even at minMedian
 }
 
-// buildPool builds (or reuses) under work a pool of at least target
-// documents, cut as large as that allows: the median target starts at
-// startMedian and shrinks by a fifth until the pool is big enough.
+// buildPool returns a pool of at least target documents under work, cut
+// as large as that allows: the median target starts at startMedian and
+// shrinks by a fifth until the pool is big enough. Each median's pool is
+// cached in its own directory, so smaller runs reuse a larger pool and a
+// run of the largest size builds only what it lacks; the sources are read
+// only when a pool has to be built.
 func buildPool(work string, target int) (string, *manifest, error) {
-	dir := filepath.Join(work, fmt.Sprintf("corpus-%s-%d", corpusVer, target))
-	if b, err := os.ReadFile(filepath.Join(dir, manifestFil)); err == nil {
-		var m manifest
-		if err := json.Unmarshal(b, &m); err == nil && m.Version == corpusVer {
-			return filepath.Join(dir, "docs"), &m, nil
+	var units []unit
+	var unitCount, unitMB map[string]int
+	var descs []string
+	for median := startMedian; ; median = median * 4 / 5 {
+		dir := filepath.Join(work, fmt.Sprintf("corpus-%s-m%d", corpusVer, median))
+		m, err := loadManifest(dir)
+		if err != nil {
+			if units == nil {
+				logf("building a corpus of at least %d documents under %s: reading the sources", target, work)
+				units, unitCount, unitMB, descs = readSources()
+				if len(units) == 0 {
+					return "", nil, errors.New("no text found on this machine (looked in /usr/share/man, /usr/share/doc, /usr/lib/python3.11...)")
+				}
+			}
+			if m, err = writePool(dir, units, median); err != nil {
+				return "", nil, err
+			}
+			m.Units, m.UnitMB, m.Sources = unitCount, unitMB, descs
+			if err := saveManifest(dir, m); err != nil {
+				return "", nil, err
+			}
+			logf("  cut at median target %d bytes: %d documents in %s", median, len(m.Files), dir)
+		}
+		m.target = target
+		if len(m.Files) >= target {
+			return filepath.Join(dir, "docs"), m, nil
+		}
+		if median*4/5 < minMedian {
+			m.short = true
+			return filepath.Join(dir, "docs"), m, nil
 		}
 	}
-	if err := os.RemoveAll(dir); err != nil {
-		return "", nil, fmt.Errorf("clear stale corpus %s: %w", dir, err)
+}
+
+// loadManifest reads a complete pool's manifest (written last).
+func loadManifest(dir string) (*manifest, error) {
+	b, err := os.ReadFile(filepath.Join(dir, manifestFil))
+	if err != nil {
+		return nil, fmt.Errorf("read corpus manifest: %w", err)
 	}
-	logf("building a corpus of %d documents in %s (reading the sources)", target, dir)
+	var m manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("corpus manifest %s: %w", dir, err)
+	}
+	if m.Version != corpusVer {
+		return nil, fmt.Errorf("corpus manifest %s: version %q, want %q", dir, m.Version, corpusVer)
+	}
+	return &m, nil
+}
+
+func saveManifest(dir string, m *manifest) error {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return fmt.Errorf("encode corpus manifest: %w", err)
+	}
+	// The manifest is written last: its presence marks a complete pool.
+	if err := os.WriteFile(filepath.Join(dir, manifestFil), b, 0o644); err != nil {
+		return fmt.Errorf("write corpus manifest: %w", err)
+	}
+	return nil
+}
+
+// readSources reads (and sanitizes) every source's files.
+func readSources() ([]unit, map[string]int, map[string]int, []string) {
 	var units []unit
-	m := &manifest{Version: corpusVer, Target: target, Units: map[string]int{}}
+	count, mb := map[string]int{}, map[string]int{}
+	var descs []string
 	for _, s := range sources() {
 		us := s.units()
 		var n int64
@@ -380,49 +439,34 @@ func buildPool(work string, target int) (string, *manifest, error) {
 		}
 		logf("  %s: %d files, %.1f MB", s.name, len(us), float64(n)/1e6)
 		if len(us) > 0 {
-			m.Sources = append(m.Sources, s.name+": "+s.desc)
+			descs = append(descs, s.name+": "+s.desc)
 		}
-		m.Units[s.name] = len(us)
+		count[s.name], mb[s.name] = len(us), int((n+500_000)/1_000_000)
 		units = append(units, us...)
 	}
-	if len(units) == 0 {
-		return "", nil, errors.New("no text found on this machine (looked in /usr/share/man, /usr/share/doc, /usr/lib/python3.11...)")
+	return units, count, mb, descs
+}
+
+// writePool cuts units at median and writes the pieces to dir/docs as
+// SOURCE-NNNNNN.txt, in order.
+func writePool(dir string, units []unit, median int) (*manifest, error) {
+	if err := os.RemoveAll(dir); err != nil {
+		return nil, fmt.Errorf("clear stale corpus %s: %w", dir, err)
 	}
-	var pieces []piece
-	var st cutStats
-	for median := float64(startMedian); ; median *= 0.8 {
-		pieces, st = cutAll(units, median)
-		m.Median = int(median)
-		logf("  cut at median target %d bytes: %d documents", int(median), len(pieces))
-		if len(pieces) >= target {
-			break
-		}
-		if median*0.8 < minMedian {
-			m.Short = true
-			break
-		}
-	}
-	m.Dupes, m.Blank, m.Rejected = st.dupes, st.blank, st.rejectedWhy
 	docs := filepath.Join(dir, "docs")
 	if err := os.MkdirAll(docs, 0o755); err != nil {
-		return "", nil, fmt.Errorf("create corpus directory: %w", err)
+		return nil, fmt.Errorf("create corpus directory: %w", err)
 	}
+	pieces, st := cutAll(units, float64(median))
+	m := &manifest{Version: corpusVer, Median: median, Dupes: st.dupes, Blank: st.blank, Rejected: st.rejectedWhy}
 	for i, p := range pieces {
 		name := fmt.Sprintf("%s-%06d.txt", p.source, i)
 		if err := os.WriteFile(filepath.Join(docs, name), p.text, 0o644); err != nil {
-			return "", nil, fmt.Errorf("write corpus document: %w", err)
+			return nil, fmt.Errorf("write corpus document: %w", err)
 		}
 		m.Files = append(m.Files, name)
 	}
-	b, err := json.Marshal(m)
-	if err != nil {
-		return "", nil, fmt.Errorf("encode corpus manifest: %w", err)
-	}
-	// The manifest is written last: its presence marks a complete pool.
-	if err := os.WriteFile(filepath.Join(dir, manifestFil), b, 0o644); err != nil {
-		return "", nil, fmt.Errorf("write corpus manifest: %w", err)
-	}
-	return docs, m, nil
+	return m, nil
 }
 
 // sample returns n of files, evenly spaced, so every source keeps its

@@ -25,10 +25,11 @@ func printReport(w io.Writer, t tools, m *manifest, rs []*result) {
 	if n := sumMap(m.Rejected); n > 0 {
 		fmt.Fprintf(w, ", and %d that chronicle would reject (%s)", n, mapList(m.Rejected))
 	}
-	fmt.Fprintf(w, ". A size takes evenly spaced documents of the pool, so each source keeps its share.\n")
-	if m.Short {
+	fmt.Fprintf(w, ". Files read: %s; the pool holds %s documents, and a size takes evenly spaced ones, so each source keeps its share.\n",
+		unitList(m), thousands(len(m.Files)))
+	if m.short {
 		fmt.Fprintf(w, "\n**The machine's text was short of %d documents even at a median target of %s: the largest size has only %d.**\n",
-			m.Target, kb(minMedian), len(m.Files))
+			m.target, kb(minMedian), len(m.Files))
 	}
 	fmt.Fprintln(w)
 	for _, r := range rs {
@@ -199,6 +200,21 @@ func mapList(m map[string]int) string {
 		out = append(out, fmt.Sprintf("%s: %d", k, v))
 	}
 	slices.Sort(out)
+	return strings.Join(out, ", ")
+}
+
+// unitList is "man 21,067 files (103 MB), ..." in the order of sources().
+func unitList(m *manifest) string {
+	var out []string
+	for _, s := range sources() {
+		if n := m.Units[s.name]; n > 0 {
+			u := s.name + " " + thousands(n) + " files"
+			if mb, ok := m.UnitMB[s.name]; ok {
+				u += fmt.Sprintf(" (%d MB)", mb)
+			}
+			out = append(out, u)
+		}
+	}
 	return strings.Join(out, ", ")
 }
 
