@@ -107,12 +107,24 @@ func printReport(w io.Writer, t tools, m *manifest, rs []*result) {
 		})
 	}
 	add("find peak RSS (largest query)", func(r *result) [3]string {
-		var c20, call, fts, rg int64
-		for _, f := range r.rows {
-			c20, call = max(c20, f.chron20.rssKiB), max(call, f.chronAll.rssKiB)
-			fts, rg = max(fts, f.fts.rssKiB), max(rg, f.rg.rssKiB)
+		peak := func(get func(f findRow) int64) string {
+			var k int64
+			class := ""
+			for _, f := range r.rows {
+				if v := get(f); v > k {
+					k, class = v, f.q.class
+				}
+			}
+			if k == 0 {
+				return "n/a"
+			}
+			return mibs(k) + " (" + class + ")"
 		}
-		return [3]string{mibs(c20) + " / " + mibs(call), mibs(fts), mibs(rg)}
+		return [3]string{
+			peak(func(f findRow) int64 { return f.chron20.rssKiB }) + " / " + peak(func(f findRow) int64 { return f.chronAll.rssKiB }),
+			peak(func(f findRow) int64 { return f.fts.rssKiB }),
+			peak(func(f findRow) int64 { return f.rg.rssKiB }),
+		}
 	})
 	add("entity NAME", func(r *result) [3]string {
 		c := fmt.Sprintf("%s · %s events", msec(r.entity.wall), thousands(r.entityN))
@@ -142,14 +154,14 @@ func printReport(w io.Writer, t tools, m *manifest, rs []*result) {
 	for _, r := range rs {
 		var ts []string
 		for _, f := range r.rows {
-			held := "as a word"
+			held := "in %s docs as a word"
 			if len(f.q.terms) > 1 {
-				held = "the first"
+				held = "first term in %s docs as a word"
 				if f.q.class == "16 letters" {
-					held = "the first letter"
+					held = "first letter in %s docs"
 				}
 			}
-			ts = append(ts, fmt.Sprintf("%s `%s` (%s docs hold %s)", f.q.class, shorten(f.q.text(), 80), thousands(f.q.df), held))
+			ts = append(ts, fmt.Sprintf("%s `%s` ("+held+")", f.q.class, shorten(f.q.text(), 80), thousands(f.q.df)))
 		}
 		name := "none"
 		if r.entityName != "" {
