@@ -32,9 +32,9 @@
 //     and the 16 most common letters (picked from the documents' own
 //     document frequencies): `chronicle find` (--limit 20, and listing every
 //     document, which gives its counts), FTS5's count(*) and `rg -F -c`;
-//     then `chronicle entity` for the name with the most events, `docs`
-//     and `stats`. Each figure is the median of -runs after a warm-up run,
-//     which measures peak RSS;
+//     then `chronicle entity` for the name with the most events (one
+//     holding a letter, when there is one), `docs` and `stats`. Each figure
+//     is the median of -runs after a warm-up run, which measures peak RSS;
 //  4. checks that the counts agree: chronicle's matching documents, FTS5's
 //     documents and rg's files, chronicle's matching lines and rg's lines.
 //     All three are set to match the same way find does: bytes,
