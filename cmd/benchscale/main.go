@@ -79,9 +79,29 @@ func run() error {
 			return fmt.Errorf("%d documents: %w", n, err)
 		}
 		results = append(results, r)
+		// The largest size runs for a long time: keep the table of the
+		// sizes done so far, in case the run is stopped.
+		if len(results) < len(sizes) {
+			if err := savePartial(t, m, results); err != nil {
+				logf("%v", err)
+			}
+		}
 	}
 	printReport(os.Stdout, t, m, results)
 	logf("total run time %s", time.Since(start).Round(time.Second))
+	return nil
+}
+
+// savePartial writes the report of the sizes done so far to
+// work/report-partial.md.
+func savePartial(t tools, m *manifest, results []*result) error {
+	var b bytes.Buffer
+	printReport(&b, t, m, results)
+	path := filepath.Join(*workFlag, "report-partial.md")
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("save the partial report: %w", err)
+	}
+	logf("the table so far is in %s", path)
 	return nil
 }
 
