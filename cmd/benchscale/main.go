@@ -317,6 +317,8 @@ func benchSize(t tools, pool string, m *manifest, n int) (*result, error) {
 	if st, err := os.Stat(filepath.Join(dir, "archive.db")); err == nil {
 		r.archive = st.Size()
 	}
+	logf("%d documents: chronicle ingest took %.1f s (%.0f docs/s, %.2f MB/s), peak RSS %s, archive %.1f MB",
+		len(files), p.wall.Seconds(), float64(len(files))/p.wall.Seconds(), mb/p.wall.Seconds(), mibs(p.maxRSS), float64(r.archive)/1e6)
 
 	// FTS5: the same files in one transaction, through the sqlite3 shell's
 	// readfile(); CAST makes the bytes text, as FTS5 indexes text.
@@ -339,6 +341,7 @@ func benchSize(t tools, pool string, m *manifest, n int) (*result, error) {
 		return nil, fmt.Errorf("sqlite3 load failed (exit %d): %s", p.code, p.firstLine())
 	}
 	r.ftsLoad = measure{wall: p.wall, rssKiB: p.maxRSS, ok: true}
+	logf("%d documents: FTS5 load took %.1f s, peak RSS %s", len(files), p.wall.Seconds(), mibs(p.maxRSS))
 	if st, err := os.Stat(filepath.Join(dir, "fts.db")); err == nil {
 		r.ftsDB = st.Size()
 	}
