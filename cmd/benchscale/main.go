@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -46,7 +47,9 @@ func logf(format string, args ...any) {
 // tools are the commands a run compares.
 type tools struct {
 	chron, sqlite, rg string
-	docsLimit         bool // chronicle docs takes --limit
+	docsLimit         bool   // chronicle docs takes --limit
+	chronSum          string // SHA-256 of the chronicle binary at the start
+	chronChanged      bool   // it was replaced during the run
 }
 
 func run() error {
@@ -87,6 +90,10 @@ func run() error {
 			}
 		}
 	}
+	if sum, err := fileSHA256(t.chron); err != nil || sum != t.chronSum {
+		t.chronChanged = true
+		logf("%s changed during the run: the figures mix two binaries", t.chron)
+	}
 	printReport(os.Stdout, t, m, results)
 	logf("total run time %s", time.Since(start).Round(time.Second))
 	return nil
@@ -103,6 +110,15 @@ func savePartial(t tools, m *manifest, results []*result) error {
 	}
 	logf("the table so far is in %s", path)
 	return nil
+}
+
+// fileSHA256 is the hex SHA-256 of a file's bytes.
+func fileSHA256(path string) (string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("read %s: %w", path, err)
+	}
+	return fmt.Sprintf("%x", sha256.Sum256(b)), nil
 }
 
 func parseSizes(s string) ([]int, error) {
@@ -201,6 +217,12 @@ func findTools() (tools, error) {
 	probe := "CREATE VIRTUAL TABLE t USING fts5(x, tokenize='trigram case_sensitive 1');"
 	if p, err := runProc("", t.sqlite, ":memory:", probe); err != nil || p.code != 0 {
 		return t, fmt.Errorf("%s has no FTS5 trigram tokenizer with case_sensitive (SQLite 3.34 or later, built with FTS5, is needed): %s", t.sqlite, p.firstLine())
+	}
+	// The binary's digest goes in the report, and is checked again at the
+	// end: a binary replaced mid-run (a rebuild, someone else's copy) would
+	// mix two programs' figures in one table.
+	if t.chronSum, err = fileSHA256(t.chron); err != nil {
+		return t, err
 	}
 	if p, err := runProc("", t.chron, "help", "docs"); err == nil {
 		t.docsLimit = bytes.Contains(p.out, []byte("--limit"))

@@ -17,9 +17,12 @@ import (
 func printReport(w io.Writer, t tools, m *manifest, rs []*result) {
 	fmt.Fprintf(w, "\n### make bench-scale, %s\n\n", time.Now().UTC().Format("2006-01-02 15:04 UTC"))
 	sqliteV := strings.Fields(version(t.sqlite, "--version"))
-	fmt.Fprintf(w, "Machine: %d cores (nproc), %s, %s/%s; load average %s at the start, %s at the end. %s; SQLite %s; %s.\n\n",
-		cores(), cpuModel(), runtime.GOOS, runtime.GOARCH, startLoad, loadAvg(), version(t.chron, "version"),
+	fmt.Fprintf(w, "Machine: %d cores (nproc), %s, %s/%s; load average %s at the start, %s at the end. %s (binary SHA-256 %.12s); SQLite %s; %s.\n\n",
+		cores(), cpuModel(), runtime.GOOS, runtime.GOARCH, startLoad, loadAvg(), version(t.chron, "version"), t.chronSum,
 		strings.Join(sqliteV[:min(2, len(sqliteV))], " "), version(t.rg, "--version"))
+	if t.chronChanged {
+		fmt.Fprintf(w, "**%s was replaced during this run: its figures mix two binaries; run again.**\n\n", t.chron)
+	}
 	fmt.Fprintf(w, "Corpus: real text of this machine, no Go: %s. Cut at line boundaries into pieces of log-normal target size (median target %s, sigma %.1f, at most %s), identical pieces dropped (%d), blank ones (%d)",
 		strings.Join(m.Sources, "; "), kb(int64(m.Median)), pieceSigma, kb(maxPiece), m.Dupes, m.Blank)
 	if n := sumMap(m.Rejected); n > 0 {
