@@ -134,6 +134,20 @@ BENCH_REAL_AR_MB ?= 150
 bench-real: build
 	$(GO) run ./cmd/benchreal -bin $(BIN) -mb $(BENCH_REAL_MB) -full-mb $(BENCH_REAL_FULL_MB) -ar-mb $(BENCH_REAL_AR_MB)
 
+# bench-scale: issue 26's measurements at scale (cmd/benchscale): installs
+# ripgrep, sqlite3, GNU time and Debian's Arabic dictionaries with apt-get
+# when missing, cuts the machine's real text (Python, man pages, package
+# docs, licenses, Arabic dictionaries, Perl, C headers; no Go) into
+# BENCH_SCALE_DOCS small documents (cached in $TMPDIR/chronicle-bench-scale)
+# and times chronicle ingest, find, entity, docs and stats beside SQLite
+# FTS5 (trigram) and `rg -F -c` on the same files, checking that their
+# counts agree; prints one markdown table. The 100,000-document size takes
+# a while (ingest alone runs minutes).
+BENCH_SCALE_DOCS ?= 10000,100000
+.PHONY: bench-scale
+bench-scale: build
+	$(GO) run ./cmd/benchscale -bin $(BIN) -docs $(BENCH_SCALE_DOCS)
+
 # fuzz: run every fuzz target for FUZZTIME each (go test -fuzz takes one
 # target per run).
 fuzz:

@@ -1,0 +1,236 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestSanitize(t *testing.T) {
+	for _, tc := range []struct{ name, in, want string }{
+		{"valid text is kept", "plain ب text\n", "plain ب text\n"},
+		{"NUL dropped", "a\x00b", "ab"},
+		{"invalid byte dropped", "a\xffb", "ab"},
+		{"truncated sequence dropped", "c\xd8", "c"},
+		{"Latin-1 byte in a man page", "caf\xe9 ok", "caf ok"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			require.Equal(t, tc.want, string(sanitize([]byte(tc.in))))
+		})
+	}
+}
+
+func TestCutPoint(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		in            string
+		target, limit int
+		want          int
+	}{
+		{"fits whole", "short\n", 10, 100, 6},
+		{"last newline before the target", "aaaa\nbbbb\ncccc\n", 12, 100, 10},
+		{"newline too early: the first one past the target", "a\nbbbbbbbbbbbbbbbbbbbb\ncc", 8, 100, 23},
+		{"no newline within the limit: the rest when it fits", strings.Repeat("x", 30), 8, 40, 30},
+		{"no newline at all: a character boundary at the limit", strings.Repeat("ب", 30), 8, 21, 20},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			require.Equal(t, tc.want, cutPoint([]byte(tc.in), tc.target, tc.limit))
+		})
+	}
+}
+
+// TestCutUnit: pieces put back together give the text, each is valid
+// UTF-8, ends at a line boundary (but the last), and none exceeds
+// maxPiece.
+func TestCutUnit(t *testing.T) {
+	var long strings.Builder
+	for i := range 20000 {
+		long.WriteString(strings.Repeat("كلمة word ", i%17+1))
+		long.WriteString("\n")
+	}
+	for _, tc := range []struct {
+		name   string
+		text   string
+		median float64
+		pieces int // at least
+	}{
+		{"small file stays whole", "one line\ntwo lines\n", 4096, 1},
+		{"long file is cut", long.String(), 4096, 20},
+		{"smaller median, more pieces", long.String(), 1024, 80},
+		{"one huge line: cut at characters, below maxPiece", strings.Repeat("ب", maxPiece), 4096, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ps := cutUnit([]byte(tc.text), "/some/path", tc.median)
+			require.GreaterOrEqual(t, len(ps), tc.pieces)
+			require.Equal(t, tc.text, string(bytes.Join(ps, nil)))
+			for i, p := range ps {
+				require.True(t, utf8.Valid(p), "piece %d", i)
+				require.LessOrEqual(t, len(p), maxPiece, "piece %d", i)
+				if i < len(ps)-1 && strings.Contains(tc.text, "\n") {
+					require.Equal(t, byte('\n'), p[len(p)-1], "piece %d ends inside a line", i)
+				}
+			}
+			// Seeded by the path: the same cut every time.
+			require.Equal(t, ps, cutUnit([]byte(tc.text), "/some/path", tc.median))
+		})
+	}
+}
+
+func TestCutAllDropsDuplicatesBlanksAndRejects(t *testing.T) {
+	units := []unit{
+		{"a", "/a", []byte("same text\n")},
+		{"b", "/b", []byte("same text\n")},
+		{"c", "/c", []byte("   \n\n")},
+		// A typed record with a bad field: chronicle rejects the document.
+		{"d", "/d", []byte("@chronicle\tonly\n")},
+		{"e", "/e", []byte("other text\n")},
+	}
+	ps, st := cutAll(units, 4096)
+	require.Len(t, ps, 2)
+	require.Equal(t, "a", ps[0].source)
+	require.Equal(t, "e", ps[1].source)
+	require.Equal(t, 1, st.dupes)
+	require.Equal(t, 1, st.blank)
+	require.Equal(t, 1, st.rejected)
+}
+
+func TestSample(t *testing.T) {
+	files := []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j"}
+	for _, tc := range []struct {
+		n    int
+		want []string
+	}{
+		{1, []string{"a"}},
+		{2, []string{"a", "f"}},
+		{5, []string{"a", "c", "e", "g", "i"}},
+		{10, files},
+		{20, files},
+	} {
+		require.Equal(t, tc.want, sample(files, tc.n), "n=%d", tc.n)
+	}
+}
+
+func TestPickTerms(t *testing.T) {
+	f := newDocFreq()
+	// 200 documents: "the" in all, "middle" in 2 (1%), "rarely" in 3,
+	// "pieces" in 1, words at 0.5%, 2%, 5% for the 3-term query.
+	for i := range 200 {
+		var d strings.Builder
+		d.WriteString("the a b c d e f g h i j k l m n o p q r s t u v w x y z.\n")
+		if i < 2 {
+			d.WriteString("middle\n")
+		}
+		if i < 3 {
+			d.WriteString("rarely,seen\n")
+		}
+		if i == 7 {
+			d.WriteString("pieces\n")
+		}
+		if i < 1 {
+			d.WriteString("halfpc\n")
+		}
+		if i < 4 {
+			d.WriteString("twopct\n")
+		}
+		if i < 10 {
+			d.WriteString("fivepct\n")
+		}
+		if i%2 == 0 {
+			d.WriteString("Mixed CASE words are skipped for rare ones: Rarely\n")
+		}
+		f.add([]byte(d.String()))
+	}
+	require.Equal(t, 200, f.docs)
+	require.Equal(t, 200, f.words["the"])
+	require.Equal(t, 3, f.words["rarely"])
+	require.Equal(t, 0, f.words["ab"], "words under 3 bytes are not counted")
+
+	got := map[string]query{}
+	for _, q := range pickTerms(f) {
+		got[q.class] = q
+	}
+	for _, tc := range []struct {
+		class string
+		terms []string
+	}{
+		{"absent", []string{absentTerm}},
+		{"common", []string{"the"}},
+		{"medium", []string{"middle"}},
+		{"3 terms", []string{"halfpc", "twopct", "fivepct"}},
+	} {
+		require.Equal(t, tc.terms, got[tc.class].terms, tc.class)
+	}
+	require.Contains(t, []string{"middle", "rarely", "seen"}, got["rare"].terms[0])
+	require.Len(t, got["16 letters"].terms, 16)
+	for _, l := range got["16 letters"].terms {
+		require.Len(t, l, 1)
+	}
+}
+
+func TestFTSSQL(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		terms []string
+		want  string
+		scan  bool
+	}{
+		{"one term", []string{"hello"}, `SELECT count(*) FROM docs WHERE docs MATCH '"hello"';`, false},
+		{"terms are ORed", []string{"abc", "كتاب"}, `SELECT count(*) FROM docs WHERE docs MATCH '"abc" OR "كتاب"';`, false},
+		{"quotes are doubled", []string{`it's`, `a"b`}, `SELECT count(*) FROM docs WHERE docs MATCH '"it''s" OR "a""b"';`, false},
+		{"a short term scans", []string{"a", "long"}, `SELECT count(*) FROM docs WHERE instr(body, 'a') > 0 OR instr(body, 'long') > 0;`, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sql, scan := ftsSQL(tc.terms)
+			require.Equal(t, tc.want, sql)
+			require.Equal(t, tc.scan, scan)
+		})
+	}
+}
+
+func TestMedian(t *testing.T) {
+	ms := func(v ...int) []time.Duration {
+		var d []time.Duration
+		for _, x := range v {
+			d = append(d, time.Duration(x)*time.Millisecond)
+		}
+		return d
+	}
+	for _, tc := range []struct {
+		in   []time.Duration
+		want time.Duration
+	}{
+		{nil, 0},
+		{ms(7), 7 * time.Millisecond},
+		{ms(5, 1, 3), 3 * time.Millisecond},
+		{ms(4, 1, 3, 2), 3 * time.Millisecond},
+		{ms(9, 9, 1, 9, 1), 9 * time.Millisecond},
+	} {
+		in := append([]time.Duration(nil), tc.in...)
+		require.Equal(t, tc.want, median(tc.in))
+		require.Equal(t, in, tc.in, "median must not reorder its argument")
+	}
+}
+
+func TestCounts(t *testing.T) {
+	docs, lines := findCounts([]byte(`{"result":{"status":"MATCHES","total_matching_lines":3}}
+{"result":{"status":"MATCHES","total_matching_lines":2}}
+`))
+	require.Equal(t, 2, docs)
+	require.Equal(t, 5, lines)
+	files, lines := rgCounts([]byte("src/a.txt:4\nsrc/b:c.txt:1\n"))
+	require.Equal(t, 2, files)
+	require.Equal(t, 5, lines)
+	require.Equal(t, "Saud", topEntity([]byte(`{"events":3,"name":"Alice"}
+{"events":9,"name":"*"}
+{"events":5,"name":"Saud"}
+{"events":5,"name":"Zed"}
+`)))
+	require.Equal(t, "*", topEntity([]byte(`{"events":9,"name":"*"}`+"\n")), "a mark when it is all there is")
+	require.Empty(t, topEntity(nil))
+	require.Equal(t, "1,234,567", thousands(1234567))
+	require.Equal(t, "999", thousands(999))
+}
