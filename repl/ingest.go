@@ -170,10 +170,10 @@ func noFilesIn(dirs []string) string {
 // cores busy, and a third fills the gaps while another waits), and hands
 // them over in order. Files are committed in groups (ingestGroup), so the
 // workers run ahead of the commits by up to budget: the bytes of the files
-// read and not yet committed, each file weighing its size plus fileWeight
-// for what its preparation adds. The group being filled and the next one
-// being prepared while it commits fit in it (2 × groupBytes), so the
-// commit of one group overlaps the preparation of the next.
+// read and not yet committed, each file weighing twice its size plus
+// fileWeight for what its preparation adds (its line index, grams, frames).
+// A group closes once it holds half the budget (ingestGroup.add), so the
+// next group is prepared in the other half while it commits.
 type preparer struct {
 	next   chan prepared
 	stop   chan struct{}
@@ -183,8 +183,8 @@ type preparer struct {
 
 // Memory of the files in flight (see preparer).
 const (
-	fileWeight     = 16 << 10
-	preparerBudget = 2*groupBytes + groupFiles*fileWeight + 16<<20
+	fileWeight     = 32 << 10
+	preparerBudget = 4 * groupBytes
 )
 
 // prepared is one file of the batch, ready to commit or failed to read.
@@ -217,7 +217,7 @@ func startPreparing(a *db.Archive, paths []string, importedAt uint64, known map[
 			for i := w; i < len(paths); i += workers {
 				f := prepared{path: paths[i]}
 				if f.src, f.err = fileio.ReadLimited(paths[i], engine.MaxSourceSize); f.err == nil {
-					f.weight = int64(len(f.src)) + fileWeight
+					f.weight = 2*int64(len(f.src)) + fileWeight
 					if !pr.budget.acquire(f.weight) {
 						return // stopped
 					}

@@ -16,8 +16,9 @@ import (
 // lock, one fsync): the more files it holds, the less each pays for the
 // commit, but its prepared documents wait in memory, readers wait for the
 // lock while it commits, and its outcome lines wait for it. So a group
-// closes at groupFiles files or groupBytes of sources, and after groupAge
-// when the next file is not ready yet (a slow batch still shows progress).
+// closes at groupFiles files, groupBytes of sources or half the preparer's
+// budget, and after groupAge when the next file is not ready yet (a slow
+// batch still shows progress).
 const (
 	groupFiles = 2048
 	groupBytes = 16 << 20
@@ -115,7 +116,7 @@ func (g *ingestGroup) add(f prepared) error {
 	g.files = append(g.files, db.FileToIngest{Prepared: f.pp, Path: f.path, Chosen: chosen})
 	g.srcs = append(g.srcs, f.src)
 	g.bytes += int64(len(f.src))
-	if len(g.files) >= g.maxFiles || g.bytes >= groupBytes {
+	if len(g.files) >= g.maxFiles || g.bytes >= groupBytes || g.weight >= preparerBudget/2 {
 		return g.commit()
 	}
 	return nil
