@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -233,4 +235,29 @@ func TestCounts(t *testing.T) {
 	require.Empty(t, topEntity(nil))
 	require.Equal(t, "1,234,567", thousands(1234567))
 	require.Equal(t, "999", thousands(999))
+}
+
+// TestWritePool: a pool is written whole or not at all, and a second
+// build of the same pool (another run sharing the work directory) takes
+// the first one's instead of replacing it.
+func TestWritePool(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "corpus-m4096")
+	units := []unit{{"a", "/a", []byte("first text\n")}, {"b", "/b", []byte("second text\n")}}
+	m, err := writePool(dir, units, 4096, func(m *manifest) { m.Sources = []string{"first"} })
+	require.NoError(t, err)
+	require.Equal(t, []string{"a-000000.txt", "b-000001.txt"}, m.Files)
+	got, err := loadManifest(dir)
+	require.NoError(t, err)
+	require.Equal(t, m.Files, got.Files)
+	require.Equal(t, []string{"first"}, got.Sources)
+
+	again, err := writePool(dir, units[:1], 4096, func(m *manifest) { m.Sources = []string{"second"} })
+	require.NoError(t, err)
+	require.Equal(t, []string{"first"}, again.Sources, "the pool already there wins")
+	b, err := os.ReadFile(filepath.Join(dir, "docs", "b-000001.txt"))
+	require.NoError(t, err)
+	require.Equal(t, "second text\n", string(b))
+	left, err := filepath.Glob(dir + ".building-*")
+	require.NoError(t, err)
+	require.Empty(t, left, "no half-built directory is left behind")
 }

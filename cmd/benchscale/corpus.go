@@ -377,11 +377,9 @@ func buildPool(work string, target int) (string, *manifest, error) {
 					return "", nil, errors.New("no text found on this machine (looked in /usr/share/man, /usr/share/doc, /usr/lib/python3.11...)")
 				}
 			}
-			if m, err = writePool(dir, units, median); err != nil {
-				return "", nil, err
-			}
-			m.Units, m.UnitMB, m.Sources = unitCount, unitMB, descs
-			if err := saveManifest(dir, m); err != nil {
+			if m, err = writePool(dir, units, median, func(m *manifest) {
+				m.Units, m.UnitMB, m.Sources = unitCount, unitMB, descs
+			}); err != nil {
 				return "", nil, err
 			}
 			logf("  cut at median target %d bytes: %d documents in %s", median, len(m.Files), dir)
@@ -447,14 +445,20 @@ func readSources() ([]unit, map[string]int, map[string]int, []string) {
 	return units, count, mb, descs
 }
 
-// writePool cuts units at median and writes the pieces to dir/docs as
-// SOURCE-NNNNNN.txt, in order.
-func writePool(dir string, units []unit, median int) (*manifest, error) {
-	if err := os.RemoveAll(dir); err != nil {
-		return nil, fmt.Errorf("clear stale corpus %s: %w", dir, err)
+// writePool cuts units at median and writes the pieces as
+// SOURCE-NNNNNN.txt, in order, to dir/docs, with the manifest (completed
+// by fill). It writes into a fresh directory beside dir and renames it
+// into place, so that two runs sharing the work directory never see, or
+// remove, each other's half-written pool: the first rename wins and the
+// other run takes its pool.
+func writePool(dir string, units []unit, median int, fill func(*manifest)) (*manifest, error) {
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), filepath.Base(dir)+".building-")
+	if err != nil {
+		return nil, fmt.Errorf("create corpus directory: %w", err)
 	}
-	docs := filepath.Join(dir, "docs")
-	if err := os.MkdirAll(docs, 0o755); err != nil {
+	defer os.RemoveAll(tmp) // gone after the rename; a failed build leaves nothing
+	docs := filepath.Join(tmp, "docs")
+	if err := os.Mkdir(docs, 0o755); err != nil {
 		return nil, fmt.Errorf("create corpus directory: %w", err)
 	}
 	pieces, st := cutAll(units, float64(median))
@@ -465,6 +469,23 @@ func writePool(dir string, units []unit, median int) (*manifest, error) {
 			return nil, fmt.Errorf("write corpus document: %w", err)
 		}
 		m.Files = append(m.Files, name)
+	}
+	fill(m)
+	if err := saveManifest(tmp, m); err != nil {
+		return nil, err
+	}
+	if _, err := loadManifest(dir); err != nil {
+		// No complete pool there: a stale half-built one from before this
+		// scheme, or none.
+		if err := os.RemoveAll(dir); err != nil {
+			return nil, fmt.Errorf("clear stale corpus %s: %w", dir, err)
+		}
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		if other, lerr := loadManifest(dir); lerr == nil {
+			return other, nil // another run built it first
+		}
+		return nil, fmt.Errorf("move the corpus into place: %w", err)
 	}
 	return m, nil
 }

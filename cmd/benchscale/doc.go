@@ -4,7 +4,7 @@
 // files, and prints one markdown table for the README.
 //
 //	go run ./cmd/benchscale [-docs 10000,100000] [-runs 5] [-bin bin]
-//	                        [-work DIR] [-sqlite3 sqlite3] [-no-install]
+//	                        [-work DIR] [-sqlite3 sqlite3] [-no-install] [-keep]
 //
 // `make bench-scale` builds the commands and runs it (BENCH_SCALE_DOCS sets
 // -docs). It
@@ -24,7 +24,9 @@
 //     UTF-8 without NUL, identical ones are dropped, and so is any piece
 //     chronicle's own extraction (engine.NewStore) would reject, so every
 //     document ingests;
-//  3. for each size, takes evenly spaced documents of the pool and times,
+//  3. for each size, takes evenly spaced documents of the pool, links them
+//     into a run directory of its own (removed afterwards unless -keep; two
+//     runs sharing -work leave each other alone) and times,
 //     as whole processes: `chronicle ingest` of the directory (MB/s,
 //     documents/s, peak RSS, archive size), the FTS5 load of the same files
 //     in one transaction by the sqlite3 shell (readfile()), then for an

@@ -27,6 +27,7 @@ var (
 	binFlag   = flag.String("bin", "bin", "directory of the chronicle binary (make build)")
 	sqlFlag   = flag.String("sqlite3", "sqlite3", "the sqlite3 command-line shell (FTS5 with the trigram tokenizer: SQLite 3.34 or later)")
 	noInstall = flag.Bool("no-install", false, "do not apt-get install missing tools")
+	keepFlag  = flag.Bool("keep", false, "keep each size's run directory (archive, FTS5 database, linked files) instead of removing it")
 )
 
 func main() {
@@ -278,12 +279,20 @@ type result struct {
 func benchSize(t tools, pool string, m *manifest, n int) (*result, error) {
 	files := sample(m.Files, n)
 	r := &result{docs: len(files), perSource: map[string]int{}}
-	dir := filepath.Join(*workFlag, fmt.Sprintf("run-%d", len(files)))
-	if err := os.RemoveAll(dir); err != nil {
-		return nil, fmt.Errorf("clear %s: %w", dir, err)
+	// A directory of this run's own: two runs sharing the work directory
+	// (it happens on a shared machine) must not remove each other's
+	// archives mid-measure.
+	dir, err := os.MkdirTemp(*workFlag, fmt.Sprintf("run-%d-", len(files)))
+	if err != nil {
+		return nil, fmt.Errorf("create the run directory: %w", err)
+	}
+	if *keepFlag {
+		logf("%d documents: archives kept in %s", len(files), dir)
+	} else {
+		defer os.RemoveAll(dir) // gigabytes at 100,000 documents
 	}
 	src := filepath.Join(dir, "src")
-	if err := os.MkdirAll(src, 0o755); err != nil {
+	if err := os.Mkdir(src, 0o755); err != nil {
 		return nil, fmt.Errorf("create %s: %w", src, err)
 	}
 	// The same files, hard-linked (copied where links fail), for all three
