@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
-	"encoding/binary"
 	"fmt"
 	"io"
 	"io/fs"
@@ -15,6 +14,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/casper-chronicle/chronicle/cmd/internal/benchtool"
 )
 
 // docSize is the target size of one corpus document.
@@ -218,7 +219,7 @@ func arabicSources(c *cutter) (words []string) {
 	slices.Sort(mos)
 	for _, p := range mos {
 		if b, err := os.ReadFile(p); err == nil {
-			c.add(moStrings(b))
+			c.add(benchtool.MoStrings(b))
 		}
 	}
 	return words
@@ -231,37 +232,6 @@ func arabicWord(w string) bool {
 		}
 	}
 	return w != ""
-}
-
-// moStrings returns the translations (msgstr) of a GNU .mo file, one per
-// line (plural forms on their own lines); nil if it is not a .mo file.
-func moStrings(b []byte) []byte {
-	if len(b) < 28 {
-		return nil
-	}
-	var bo binary.ByteOrder = binary.LittleEndian
-	switch binary.LittleEndian.Uint32(b) {
-	case 0x950412de:
-	case 0xde120495:
-		bo = binary.BigEndian
-	default:
-		return nil
-	}
-	n, trans := int(bo.Uint32(b[8:])), int(bo.Uint32(b[16:]))
-	var out []byte
-	for i := range n {
-		e := trans + 8*i
-		if e+8 > len(b) {
-			break
-		}
-		l, off := int(bo.Uint32(b[e:])), int(bo.Uint32(b[e+4:]))
-		if off+l > len(b) || l == 0 {
-			continue
-		}
-		s := bytes.ReplaceAll(b[off:off+l], []byte{0}, []byte("\n"))
-		out = append(append(out, s...), '\n')
-	}
-	return out
 }
 
 // arabicSentences writes sentences of 4..17 words drawn from words with a

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/casper-chronicle/chronicle/cmd/internal/benchtool"
 	"github.com/casper-chronicle/chronicle/platform"
 )
 
@@ -30,8 +31,8 @@ var (
 )
 
 func main() {
-	if argv := os.Getenv(peakRSSEnv); argv != "" {
-		os.Exit(peakRSSHelper(argv))
+	if argv := os.Getenv(peakRSS.OfEnv); argv != "" {
+		os.Exit(peakRSS.Helper(argv))
 	}
 	flag.Parse()
 	if err := run(); err != nil {
@@ -157,7 +158,7 @@ var timeBin, _ = exec.LookPath("/usr/bin/time")
 
 // runRSS runs like runProc, under GNU time for the child's own peak RSS
 // when it is there, else through this program started again as a small
-// helper (peakRSSHelper) for the same reason.
+// helper (peakRSS.Helper) for the same reason.
 func runRSS(dir string, name string, args ...string) (proc, error) {
 	return runRSSEnv(dir, nil, name, args...)
 }
@@ -179,7 +180,7 @@ func runRSSEnv(dir string, env []string, name string, args ...string) (proc, err
 			return runProcEnv(dir, env, name, args...)
 		}
 		argv, _ := json.Marshal(append([]string{name}, args...))
-		p, err = runProcEnv(dir, append(env, peakRSSEnv+"="+string(argv), peakRSSFileEnv+"="+f.Name()), self)
+		p, err = runProcEnv(dir, append(env, peakRSS.OfEnv+"="+string(argv), peakRSS.FileEnv+"="+f.Name()), self)
 	}
 	if b, rerr := os.ReadFile(f.Name()); rerr == nil {
 		lines := strings.Fields(string(b))
@@ -192,37 +193,9 @@ func runRSSEnv(dir string, env []string, name string, args ...string) (proc, err
 	return p, err
 }
 
-// The helper: with peakRSSEnv set (a JSON argument list), benchreal runs
-// that command with its own stdin, stdout and stderr, writes the command's
-// ru_maxrss in KiB to the file peakRSSFileEnv names and exits with its
-// exit code. It does so before allocating anything, so its own pages,
-// which the kernel counts in the child's peak, stay far below a command's.
-const (
-	peakRSSEnv     = "BENCHREAL_PEAK_RSS_OF"
-	peakRSSFileEnv = "BENCHREAL_PEAK_RSS_FILE"
-)
-
-func peakRSSHelper(argvJSON string) int {
-	var argv []string
-	if err := json.Unmarshal([]byte(argvJSON), &argv); err != nil || len(argv) == 0 {
-		fmt.Fprintln(os.Stderr, "benchreal: peak RSS helper: bad arguments", argvJSON)
-		return 125
-	}
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	cmd.Env = slices.DeleteFunc(os.Environ(), func(kv string) bool {
-		return strings.HasPrefix(kv, peakRSSEnv+"=") || strings.HasPrefix(kv, peakRSSFileEnv+"=")
-	})
-	err := cmd.Run()
-	if cmd.ProcessState == nil {
-		fmt.Fprintln(os.Stderr, "benchreal: peak RSS helper:", err)
-		return 125
-	}
-	if kib, ok := platform.ChildMaxRSS(cmd.ProcessState); ok {
-		os.WriteFile(os.Getenv(peakRSSFileEnv), []byte(strconv.FormatInt(kib, 10)+"\n"), 0o600)
-	}
-	return cmd.ProcessState.ExitCode()
-}
+// peakRSS is the helper that measures a command's peak RSS (see
+// benchtool.PeakRSS).
+var peakRSS = benchtool.PeakRSS{Name: "benchreal", OfEnv: "BENCHREAL_PEAK_RSS_OF", FileEnv: "BENCHREAL_PEAK_RSS_FILE"}
 
 func runProc(dir string, name string, args ...string) (proc, error) {
 	return runProcEnv(dir, nil, name, args...)

@@ -13,8 +13,8 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	if argv := os.Getenv(peakRSSEnv); argv != "" { // runRSS's helper, started as this binary
-		os.Exit(peakRSSHelper(argv))
+	if argv := os.Getenv(peakRSS.OfEnv); argv != "" { // runRSS's helper, started as this binary
+		os.Exit(peakRSS.Helper(argv))
 	}
 	os.Exit(m.Run())
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -20,6 +19,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/casper-chronicle/chronicle/cmd/internal/benchtool"
 	"github.com/casper-chronicle/chronicle/engine"
 )
 
@@ -174,41 +174,10 @@ func arabicUnits() []unit {
 	slices.Sort(mos)
 	for _, p := range mos {
 		if b, err := os.ReadFile(p); err == nil {
-			if s := moStrings(b); len(s) > 0 {
+			if s := benchtool.MoStrings(b); len(s) > 0 {
 				out = append(out, unit{"ar", p, s})
 			}
 		}
-	}
-	return out
-}
-
-// moStrings returns the translations (msgstr) of a GNU .mo file, one per
-// line; nil if it is not a .mo file.
-func moStrings(b []byte) []byte {
-	if len(b) < 28 {
-		return nil
-	}
-	var bo binary.ByteOrder = binary.LittleEndian
-	switch binary.LittleEndian.Uint32(b) {
-	case 0x950412de:
-	case 0xde120495:
-		bo = binary.BigEndian
-	default:
-		return nil
-	}
-	n, trans := int(bo.Uint32(b[8:])), int(bo.Uint32(b[16:]))
-	var out []byte
-	for i := range n {
-		e := trans + 8*i
-		if e+8 > len(b) {
-			break
-		}
-		l, off := int(bo.Uint32(b[e:])), int(bo.Uint32(b[e+4:]))
-		if off+l > len(b) || l == 0 {
-			continue
-		}
-		s := bytes.ReplaceAll(b[off:off+l], []byte{0}, []byte("\n"))
-		out = append(append(out, s...), '\n')
 	}
 	return out
 }

@@ -31,8 +31,8 @@ var (
 )
 
 func main() {
-	if argv := os.Getenv(peakRSSEnv); argv != "" {
-		os.Exit(peakRSSHelper(argv))
+	if argv := os.Getenv(peakRSS.OfEnv); argv != "" {
+		os.Exit(peakRSS.Helper(argv))
 	}
 	flag.Parse()
 	if err := run(); err != nil {

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/casper-chronicle/chronicle/cmd/internal/benchtool"
 	"github.com/casper-chronicle/chronicle/platform"
 )
 
@@ -31,7 +31,7 @@ var timeBin, _ = exec.LookPath("/usr/bin/time")
 
 // runRSS runs like runProc, measuring the child's own peak RSS: under GNU
 // time when it is there, else through this program started again as a
-// small helper (peakRSSHelper) for the same reason.
+// small helper (peakRSS.Helper) for the same reason.
 func runRSS(dir string, name string, args ...string) (proc, error) {
 	f, err := os.CreateTemp("", "benchscale-rss")
 	if err != nil {
@@ -48,7 +48,7 @@ func runRSS(dir string, name string, args ...string) (proc, error) {
 			return runProcEnv(dir, nil, name, args...)
 		}
 		argv, _ := json.Marshal(append([]string{name}, args...))
-		p, err = runProcEnv(dir, []string{peakRSSEnv + "=" + string(argv), peakRSSFileEnv + "=" + f.Name()}, self)
+		p, err = runProcEnv(dir, []string{peakRSS.OfEnv + "=" + string(argv), peakRSS.FileEnv + "=" + f.Name()}, self)
 	}
 	if b, rerr := os.ReadFile(f.Name()); rerr == nil {
 		if fs := strings.Fields(string(b)); len(fs) > 0 {
@@ -60,37 +60,9 @@ func runRSS(dir string, name string, args ...string) (proc, error) {
 	return p, err
 }
 
-// The helper: with peakRSSEnv set (a JSON argument list), benchscale runs
-// that command with its own stdin, stdout and stderr, writes the command's
-// peak RSS in KiB to the file peakRSSFileEnv names and exits with its exit
-// code. It does so before allocating anything, so its own pages, which the
-// kernel counts in the child's peak, stay far below a command's.
-const (
-	peakRSSEnv     = "BENCHSCALE_PEAK_RSS_OF"
-	peakRSSFileEnv = "BENCHSCALE_PEAK_RSS_FILE"
-)
-
-func peakRSSHelper(argvJSON string) int {
-	var argv []string
-	if err := json.Unmarshal([]byte(argvJSON), &argv); err != nil || len(argv) == 0 {
-		fmt.Fprintln(os.Stderr, "benchscale: peak RSS helper: bad arguments", argvJSON)
-		return 125
-	}
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	cmd.Env = slices.DeleteFunc(os.Environ(), func(kv string) bool {
-		return strings.HasPrefix(kv, peakRSSEnv+"=") || strings.HasPrefix(kv, peakRSSFileEnv+"=")
-	})
-	err := cmd.Run()
-	if cmd.ProcessState == nil {
-		fmt.Fprintln(os.Stderr, "benchscale: peak RSS helper:", err)
-		return 125
-	}
-	if kib, ok := platform.ChildMaxRSS(cmd.ProcessState); ok {
-		os.WriteFile(os.Getenv(peakRSSFileEnv), []byte(strconv.FormatInt(kib, 10)+"\n"), 0o600)
-	}
-	return cmd.ProcessState.ExitCode()
-}
+// peakRSS is the helper that measures a command's peak RSS (see
+// benchtool.PeakRSS).
+var peakRSS = benchtool.PeakRSS{Name: "benchscale", OfEnv: "BENCHSCALE_PEAK_RSS_OF", FileEnv: "BENCHSCALE_PEAK_RSS_FILE"}
 
 // runProc runs name in dir and times it as a whole process. A non-zero
 // exit is not an error (rg exits 1 when nothing matches); a command that

@@ -1,0 +1,82 @@
+package benchtool
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/casper-chronicle/chronicle/platform"
+)
+
+// MoStrings returns the translations (msgstr) of a GNU .mo file, one per
+// line (a translation's own NULs, between plural forms, become newlines);
+// nil when b is not a .mo file.
+func MoStrings(b []byte) []byte {
+	if len(b) < 28 {
+		return nil
+	}
+	var bo binary.ByteOrder = binary.LittleEndian
+	switch binary.LittleEndian.Uint32(b) {
+	case 0x950412de:
+	case 0xde120495:
+		bo = binary.BigEndian
+	default:
+		return nil
+	}
+	n, trans := int(bo.Uint32(b[8:])), int(bo.Uint32(b[16:]))
+	var out []byte
+	for i := range n {
+		e := trans + 8*i
+		if e+8 > len(b) {
+			break
+		}
+		l, off := int(bo.Uint32(b[e:])), int(bo.Uint32(b[e+4:]))
+		if off+l > len(b) || l == 0 {
+			continue
+		}
+		s := bytes.ReplaceAll(b[off:off+l], []byte{0}, []byte("\n"))
+		out = append(append(out, s...), '\n')
+	}
+	return out
+}
+
+// PeakRSS measures a command's peak RSS by running it under a helper: the
+// benchmark re-executes itself with OfEnv set (a JSON argument list); the
+// helper runs that command with its own stdin, stdout and stderr, writes
+// the command's peak RSS in KiB to the file FileEnv names and exits with
+// its exit code. It does so before allocating anything, so its own pages,
+// which the kernel counts in the child's peak, stay far below a command's.
+type PeakRSS struct {
+	Name           string // the benchmark, for its messages
+	OfEnv, FileEnv string
+}
+
+// Helper runs the helper for argvJSON (OfEnv's value) and returns the exit
+// code to exit with.
+func (p PeakRSS) Helper(argvJSON string) int {
+	var argv []string
+	if err := json.Unmarshal([]byte(argvJSON), &argv); err != nil || len(argv) == 0 {
+		fmt.Fprintln(os.Stderr, p.Name+": peak RSS helper: bad arguments", argvJSON)
+		return 125
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	cmd.Env = slices.DeleteFunc(os.Environ(), func(kv string) bool {
+		return strings.HasPrefix(kv, p.OfEnv+"=") || strings.HasPrefix(kv, p.FileEnv+"=")
+	})
+	err := cmd.Run()
+	if cmd.ProcessState == nil {
+		fmt.Fprintln(os.Stderr, p.Name+": peak RSS helper:", err)
+		return 125
+	}
+	if kib, ok := platform.ChildMaxRSS(cmd.ProcessState); ok {
+		os.WriteFile(os.Getenv(p.FileEnv), []byte(strconv.FormatInt(kib, 10)+"\n"), 0o600)
+	}
+	return cmd.ProcessState.ExitCode()
+}

@@ -1,0 +1,55 @@
+package benchtool
+
+import (
+	"encoding/binary"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// mo builds a GNU .mo file holding the translations strs, in byte order bo.
+func mo(bo binary.ByteOrder, strs ...string) []byte {
+	n := len(strs)
+	head := 28
+	trans := head + 8*n // the original-string table is left empty (offset 0, length 0)
+	data := trans + 8*n
+	b := make([]byte, data)
+	bo.PutUint32(b[0:], 0x950412de)
+	bo.PutUint32(b[8:], uint32(n))
+	bo.PutUint32(b[12:], uint32(head))
+	bo.PutUint32(b[16:], uint32(trans))
+	for i, s := range strs {
+		bo.PutUint32(b[trans+8*i:], uint32(len(s)))
+		bo.PutUint32(b[trans+8*i+4:], uint32(len(b)))
+		b = append(append(b, s...), 0)
+	}
+	return b
+}
+
+func TestMoStrings(t *testing.T) {
+	tests := []struct {
+		name string
+		in   []byte
+		want string
+	}{
+		{"little endian", mo(binary.LittleEndian, "مرحبا", "one\x00many"), "مرحبا\none\nmany\n"},
+		{"big endian", mo(binary.BigEndian, "hello"), "hello\n"},
+		{"not a .mo file", []byte("plain text that is long enough to pass the size check"), ""},
+		{"too short", []byte{0xde, 0x12, 0x04, 0x95}, ""},
+		{"table past the end", mo(binary.LittleEndian, "x")[:40], ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			require.Equal(t, tc.want, string(MoStrings(tc.in)))
+		})
+	}
+}
+
+// FuzzMoStrings: any bytes, a .mo file or not, give an answer, never a
+// panic (the benchmarks read every .mo file of the machine).
+func FuzzMoStrings(f *testing.F) {
+	f.Add(mo(binary.LittleEndian, "مرحبا", "one\x00many"))
+	f.Add(mo(binary.BigEndian, "hello"))
+	f.Add([]byte("plain"))
+	f.Fuzz(func(t *testing.T, b []byte) { MoStrings(b) })
+}
