@@ -11,13 +11,6 @@ import (
 	"github.com/casper-chronicle/chronicle/engine/find"
 )
 
-func TestSanitize(t *testing.T) {
-	in := []byte("a\x00b\xffc\xd8\xa8d\xd8")
-	if got := string(sanitize(in)); got != "abcبd" {
-		t.Fatalf("sanitize = %q", got)
-	}
-}
-
 func TestCutPoint(t *testing.T) {
 	// No newline: the cut never splits the 2-byte letters.
 	b := []byte(strings.Repeat("ب", 100))

@@ -21,33 +21,6 @@ import (
 // docSize is the target size of one corpus document.
 const docSize = 1 << 20
 
-// sanitize returns b as valid UTF-8 without NUL bytes: invalid sequences
-// and NULs are dropped.
-func sanitize(b []byte) []byte {
-	if utf8.Valid(b) && bytes.IndexByte(b, 0) < 0 {
-		return b
-	}
-	out := make([]byte, 0, len(b))
-	for i := 0; i < len(b); {
-		c := b[i]
-		if c < utf8.RuneSelf {
-			if c != 0 {
-				out = append(out, c)
-			}
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && n <= 1 {
-			i++
-			continue
-		}
-		out = append(out, b[i:i+n]...)
-		i += n
-	}
-	return out
-}
-
 // cutPoint returns where to end a document of at most max bytes taken from
 // the front of b (valid UTF-8): just after the last newline in the second
 // half, else at the last character boundary. len(b) when it all fits.
@@ -82,7 +55,7 @@ func (c *cutter) add(text []byte) {
 	if c.full() {
 		return
 	}
-	text = sanitize(text)
+	text = benchtool.Sanitize(text)
 	if len(text) == 0 {
 		return
 	}

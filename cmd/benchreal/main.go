@@ -182,13 +182,8 @@ func runRSSEnv(dir string, env []string, name string, args ...string) (proc, err
 		argv, _ := json.Marshal(append([]string{name}, args...))
 		p, err = runProcEnv(dir, append(env, peakRSS.OfEnv+"="+string(argv), peakRSS.FileEnv+"="+f.Name()), self)
 	}
-	if b, rerr := os.ReadFile(f.Name()); rerr == nil {
-		lines := strings.Fields(string(b))
-		if len(lines) > 0 {
-			if k, cerr := strconv.ParseInt(lines[len(lines)-1], 10, 64); cerr == nil {
-				p.maxRSS = k
-			}
-		}
+	if k, ok := peakRSS.ReadKiB(f.Name()); ok {
+		p.maxRSS = k
 	}
 	return p, err
 }

@@ -12,20 +12,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestSanitize(t *testing.T) {
-	for _, tc := range []struct{ name, in, want string }{
-		{"valid text is kept", "plain ب text\n", "plain ب text\n"},
-		{"NUL dropped", "a\x00b", "ab"},
-		{"invalid byte dropped", "a\xffb", "ab"},
-		{"truncated sequence dropped", "c\xd8", "c"},
-		{"Latin-1 byte in a man page", "caf\xe9 ok", "caf ok"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			require.Equal(t, tc.want, string(sanitize([]byte(tc.in))))
-		})
-	}
-}
-
 func TestCutPoint(t *testing.T) {
 	for _, tc := range []struct {
 		name          string

@@ -182,34 +182,6 @@ func arabicUnits() []unit {
 	return out
 }
 
-// sanitize returns b as strict UTF-8 without NUL bytes (what chronicle
-// ingest accepts): invalid sequences and NULs are dropped. A few man pages
-// are still Latin-1; losing their odd byte keeps the rest of the page.
-func sanitize(b []byte) []byte {
-	if _, ok := engine.InvalidTextOffset(b); ok {
-		return b
-	}
-	out := make([]byte, 0, len(b))
-	for i := 0; i < len(b); {
-		c := b[i]
-		if c < utf8.RuneSelf {
-			if c != 0 {
-				out = append(out, c)
-			}
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && n <= 1 {
-			i++
-			continue
-		}
-		out = append(out, b[i:i+n]...)
-		i += n
-	}
-	return out
-}
-
 // cutPoint returns where a piece of about target bytes taken from the
 // front of b (valid UTF-8) ends: after the last newline before target
 // (when it leaves at least a quarter of target), else after the first
@@ -401,7 +373,7 @@ func readSources() ([]unit, map[string]int, map[string]int, []string) {
 		us := s.units()
 		var n int64
 		for i := range us {
-			us[i].text = sanitize(us[i].text)
+			us[i].text = benchtool.Sanitize(us[i].text)
 			n += int64(len(us[i].text))
 		}
 		logf("  %s: %d files, %.1f MB", s.name, len(us), float64(n)/1e6)

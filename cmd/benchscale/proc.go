@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"strconv"
 	"strings"
 	"time"
 
@@ -50,12 +49,8 @@ func runRSS(dir string, name string, args ...string) (proc, error) {
 		argv, _ := json.Marshal(append([]string{name}, args...))
 		p, err = runProcEnv(dir, []string{peakRSS.OfEnv + "=" + string(argv), peakRSS.FileEnv + "=" + f.Name()}, self)
 	}
-	if b, rerr := os.ReadFile(f.Name()); rerr == nil {
-		if fs := strings.Fields(string(b)); len(fs) > 0 {
-			if k, cerr := strconv.ParseInt(fs[len(fs)-1], 10, 64); cerr == nil {
-				p.maxRSS = k
-			}
-		}
+	if k, ok := peakRSS.ReadKiB(f.Name()); ok {
+		p.maxRSS = k
 	}
 	return p, err
 }

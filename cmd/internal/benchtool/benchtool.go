@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/casper-chronicle/chronicle/platform"
 )
@@ -42,6 +43,34 @@ func MoStrings(b []byte) []byte {
 		}
 		s := bytes.ReplaceAll(b[off:off+l], []byte{0}, []byte("\n"))
 		out = append(append(out, s...), '\n')
+	}
+	return out
+}
+
+// Sanitize returns b as valid UTF-8 without NUL bytes (what chronicle
+// ingest accepts): invalid sequences and NULs are dropped. A few man pages
+// are still Latin-1; losing their odd bytes keeps the rest of the page.
+func Sanitize(b []byte) []byte {
+	if utf8.Valid(b) && bytes.IndexByte(b, 0) < 0 {
+		return b
+	}
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); {
+		c := b[i]
+		if c < utf8.RuneSelf {
+			if c != 0 {
+				out = append(out, c)
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n <= 1 {
+			i++
+			continue
+		}
+		out = append(out, b[i:i+n]...)
+		i += n
 	}
 	return out
 }
@@ -79,4 +108,18 @@ func (p PeakRSS) Helper(argvJSON string) int {
 		os.WriteFile(os.Getenv(p.FileEnv), []byte(strconv.FormatInt(kib, 10)+"\n"), 0o600)
 	}
 	return cmd.ProcessState.ExitCode()
+}
+
+// ReadKiB reads the peak RSS the helper wrote to path.
+func (p PeakRSS) ReadKiB(path string) (int64, bool) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0, false
+	}
+	fs := strings.Fields(string(b))
+	if len(fs) == 0 {
+		return 0, false
+	}
+	k, err := strconv.ParseInt(fs[len(fs)-1], 10, 64)
+	return k, err == nil
 }

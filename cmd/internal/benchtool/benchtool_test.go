@@ -45,6 +45,21 @@ func TestMoStrings(t *testing.T) {
 	}
 }
 
+func TestSanitize(t *testing.T) {
+	for _, tc := range []struct{ name, in, want string }{
+		{"valid text is kept", "plain ب text\n", "plain ب text\n"},
+		{"NUL dropped", "a\x00b", "ab"},
+		{"invalid byte dropped", "a\xffb", "ab"},
+		{"truncated sequence dropped", "c\xd8", "c"},
+		{"mixed", "a\x00b\xffc\xd8\xa8d\xd8", "abcبd"},
+		{"Latin-1 byte in a man page", "caf\xe9 ok", "caf ok"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			require.Equal(t, tc.want, string(Sanitize([]byte(tc.in))))
+		})
+	}
+}
+
 // FuzzMoStrings: any bytes, a .mo file or not, give an answer, never a
 // panic (the benchmarks read every .mo file of the machine).
 func FuzzMoStrings(f *testing.F) {
