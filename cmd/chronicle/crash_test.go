@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"math/rand"
 	"os"
 	"os/exec"
@@ -62,9 +64,19 @@ func killDuringBatchIngest(t *testing.T, n, size, rounds int, flags []string, ne
 		cmd := exec.Command(chronicleBin, append([]string{"--db=" + w.db}, ingest...)...)
 		cmd.Dir = w.dir
 		cmd.Env = baseEnv()
+		stdout, err := cmd.StdoutPipe()
+		require.NoError(t, err)
 		require.NoError(t, cmd.Start())
-		time.Sleep(time.Duration(float64(full.elapsed) * (0.1 + 0.8*r.Float64())))
+		if round%2 == 0 {
+			// At a random moment: inside a commit, a preparation, anywhere.
+			time.Sleep(time.Duration(float64(full.elapsed) * (0.1 + 0.8*r.Float64())))
+		} else {
+			// Right after a group has committed (its first outcome line):
+			// the next group is being gathered or committed.
+			bufio.NewReader(stdout).ReadString('\n')
+		}
 		_ = cmd.Process.Kill()
+		_, _ = io.Copy(io.Discard, stdout)
 		_ = cmd.Wait()
 		if _, err := os.Stat(w.db); err != nil {
 			continue // killed before the archive was created
