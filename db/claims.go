@@ -19,7 +19,8 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// Claim checks (../shared/CLAIMS.md 3-5).
+// Claim checks (the claims checker of engine/claimcheck, against the
+// archive).
 //
 // A check resolves every result line of a claims file against the archive
 // (each resolved result issues its archive receipt), decides each claim

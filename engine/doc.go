@@ -1,5 +1,6 @@
 // Package engine implements the canonical Casper Chronicle contract
-// (../shared/SPEC.md): strict text validity, physical lines, exact rationals,
+// (the byte-level behaviour of the original casper-chronicle, pinned by the
+// golden files in testdata/golden): strict text validity, physical lines, exact rationals,
 // the three extraction grammars, event identities, the CASPER-CHRON-V1/V2
 // store format, and integrity receipts.
 //

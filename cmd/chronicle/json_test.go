@@ -223,14 +223,14 @@ func TestExitCodeBusy(t *testing.T) {
 func TestExitCodeTable(t *testing.T) {
 	t.Parallel()
 	help := newWS(t).ok("help")
-	readme, err := os.ReadFile("../../README.md")
+	readme, err := os.ReadFile(guidePath("repl/GUIDE.md"))
 	require.NoError(t, err)
 	seen := map[int]bool{}
 	for _, c := range repl.ExitCodes {
 		require.False(t, seen[c.Code], "code %d twice", c.Code)
 		seen[c.Code] = true
 		require.Contains(t, strings.Join(strings.Fields(help), " "), fmt.Sprintf("%d %s", c.Code, c.Short))
-		require.Regexp(t, fmt.Sprintf("(?m)^\\| %d \\| ", c.Code), string(readme), "README's exit code table lacks %d", c.Code)
+		require.Regexp(t, fmt.Sprintf("(?m)^\\| %d \\| ", c.Code), string(readme), "the guide's exit code table lacks %d", c.Code)
 	}
 	for _, code := range []int{repl.ExitOK, repl.ExitFailure, repl.ExitUsage, repl.ExitUnsupported, repl.ExitNoArchive, repl.ExitBusy, repl.ExitInterrupted} {
 		require.True(t, seen[code], "code %d is not in the table", code)

@@ -38,7 +38,27 @@ import (
 
 var rewrite = flag.Bool("rewrite", false, "rewrite the expected outputs of README.md's console blocks")
 
-const readmePath = "../../README.md"
+// guides are the README and the guides it lists, in the order their
+// examples run: later examples build on the archive earlier ones left.
+var guides = []string{
+	"README.md",
+	"repl/GUIDE.md",
+	"API.md",
+	"repl/mcpserver/README.md",
+	"db/RELIABILITY.md",
+	"cmd/benchreal/PERFORMANCE.md",
+	"repl/REPL.md",
+	"cmd/casper-chronicle/README.md",
+}
+
+// guidePath is where guide g is from this package's directory.
+func guidePath(g string) string { return filepath.Join("..", "..", filepath.FromSlash(g)) }
+
+// replacement is a rewritten range of one guide's lines.
+type replacement struct {
+	from, to int
+	with     []string
+}
 
 // example is one command of a console block and its expected output.
 type example struct {
@@ -187,16 +207,23 @@ func copyFile(from, to string) error {
 	return os.WriteFile(to, data, 0o644)
 }
 
-// TestReadme replays the README's console blocks after `make run`.
+// TestReadme replays the console blocks of the README and its guides, in
+// order, after `make run`, then their REPL recordings.
 func TestReadme(t *testing.T) {
 	for _, tool := range []string{"bash", "make", "git"} {
 		_, err := exec.LookPath(tool)
 		require.NoError(t, err, "the README replay needs %s", tool)
 	}
-	raw, err := os.ReadFile(readmePath)
-	require.NoError(t, err)
-	examples := readmeExamples(string(raw))
-	require.NotEmpty(t, examples, "README.md has no ```console blocks")
+	raws := map[string]string{}
+	total := 0
+	for _, g := range guides {
+		raw, err := os.ReadFile(guidePath(g))
+		require.NoError(t, err)
+		raws[g] = string(raw)
+		total += len(readmeExamples(string(raw)))
+	}
+	require.NotEmpty(t, readmeExamples(raws["README.md"]), "README.md has no ```console blocks")
+	require.Positive(t, total)
 
 	dir := repoCopy(t)
 	env := append(baseEnv(), "TMPDIR="+t.TempDir())
@@ -211,75 +238,62 @@ func TestReadme(t *testing.T) {
 	require.NoError(t, copyFile(filepath.Join(dir, "chronicle.db"), made))
 
 	sh := startShell(t, dir, env)
-	lines := strings.Split(string(raw), "\n")
-	changed := false
-	var replacements []struct {
-		from, to int
-		with     []string
-	}
-	for _, e := range examples {
-		got := sh.run(t, e.command)
-		want := expectation(e.expected)
-		got = strings.TrimSuffix(got, "\n") // the output's last newline
-		norm := normalise(got)
-		if got != "" {
-			norm += "\n"
-		}
-		if want.MatchString(norm) {
-			continue
-		}
-		if *rewrite {
-			var with []string
+	replacements := map[string][]replacement{}
+	for _, g := range guides {
+		for _, e := range readmeExamples(raws[g]) {
+			got := sh.run(t, e.command)
+			want := expectation(e.expected)
+			got = strings.TrimSuffix(got, "\n") // the output's last newline
+			norm := normalise(got)
 			if got != "" {
-				with = strings.Split(got, "\n")
+				norm += "\n"
 			}
-			replacements = append(replacements, struct {
-				from, to int
-				with     []string
-			}{e.line, e.line + len(e.expected), with})
-			changed = true
-			continue
+			if want.MatchString(norm) {
+				continue
+			}
+			if *rewrite {
+				var with []string
+				if got != "" {
+					with = strings.Split(got, "\n")
+				}
+				replacements[g] = append(replacements[g], replacement{e.line, e.line + len(e.expected), with})
+				continue
+			}
+			t.Errorf("%s:%d: $ %s\nwant:\n%s\ngot:\n%s", g, e.line, e.command, strings.Join(e.expected, "\n"), got)
 		}
-		t.Errorf("README.md:%d: $ %s\nwant:\n%s\ngot:\n%s", e.line, e.command, strings.Join(e.expected, "\n"), got)
 	}
 
-	blocks := readmeREPLBlocks(string(raw))
-	require.NotEmpty(t, blocks, "README.md has no ```repl blocks")
+	blocks := 0
 	_, err = exec.LookPath("tmux")
 	require.NoError(t, err, "the README's REPL recordings are replayed in tmux")
 	archive := filepath.Join(dir, "chronicle.db")
 	require.NoError(t, os.Rename(archive, archive+".console"))
-	for _, b := range blocks {
-		require.NotEmpty(t, b.command, "README.md:%d: a ```repl block starts with \"$ COMMAND\"", b.line)
-		require.NoError(t, copyFile(made, archive))
-		problems, rewritten := compareREPL(b, replayREPL(t, dir, env, b))
-		if len(problems) == 0 {
-			continue
+	for _, g := range guides {
+		for _, b := range readmeREPLBlocks(raws[g]) {
+			blocks++
+			require.NotEmpty(t, b.command, "%s:%d: a ```repl block starts with \"$ COMMAND\"", g, b.line)
+			require.NoError(t, copyFile(made, archive))
+			problems, rewritten := compareREPL(b, replayREPL(t, dir, env, b))
+			if len(problems) == 0 {
+				continue
+			}
+			if *rewrite && rewritten != nil {
+				replacements[g] = append(replacements[g], replacement{b.line, b.line + len(b.screen), rewritten})
+				continue
+			}
+			t.Error(g + ": " + strings.Join(problems, "\n"))
 		}
-		if *rewrite && rewritten != nil {
-			replacements = append(replacements, struct {
-				from, to int
-				with     []string
-			}{b.line, b.line + len(b.screen), rewritten})
-			changed = true
-			continue
-		}
-		t.Error(strings.Join(problems, "\n"))
 	}
+	require.Positive(t, blocks, "no ```repl blocks in the guides")
 	require.NoError(t, os.Rename(archive+".console", archive))
-	if !changed {
-		return
+	for g, rs := range replacements {
+		slices.SortFunc(rs, func(a, b replacement) int { return a.from - b.from })
+		lines := strings.Split(raws[g], "\n")
+		for i := len(rs) - 1; i >= 0; i-- {
+			r := rs[i]
+			lines = append(lines[:r.from], append(r.with, lines[r.to:]...)...)
+		}
+		require.NoError(t, os.WriteFile(guidePath(g), []byte(strings.Join(lines, "\n")), 0o644))
+		t.Logf("rewrote the output of %d commands in %s", len(rs), g)
 	}
-	slices.SortFunc(replacements, func(a, b struct {
-		from, to int
-		with     []string
-	}) int {
-		return a.from - b.from
-	})
-	for i := len(replacements) - 1; i >= 0; i-- {
-		r := replacements[i]
-		lines = append(lines[:r.from], append(r.with, lines[r.to:]...)...)
-	}
-	require.NoError(t, os.WriteFile(readmePath, []byte(strings.Join(lines, "\n")), 0o644))
-	t.Logf("rewrote the output of %d commands in README.md", len(replacements))
 }

@@ -1,5 +1,6 @@
 // Package claimcheck reads claims files and decides each claim's row
-// (../shared/CLAIMS.md sections 3 and 4), without an archive.
+// (the claims file and the outcome table of the claims checker), without
+// an archive.
 //
 // # Basics
 //

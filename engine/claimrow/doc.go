@@ -1,5 +1,6 @@
-// Package claimrow is the claim-verification row protocol of
-// ../shared/CLAIMS.md section 2, and nothing else: it knows no archive.
+// Package claimrow is the claim-verification row protocol (the strict
+// saved-row format of the agentfootprint framework, written down below),
+// and nothing else: it knows no archive.
 //
 // # Basics
 //

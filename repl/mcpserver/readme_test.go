@@ -62,10 +62,10 @@ func summary(res *mcp.CallToolResult) string {
 
 var runID = regexp.MustCompile(`\d{8}T\d{6}Z-[0-9a-f]{8}-\d+`)
 
-// TestMCPReadmeSession replays the README's MCP session on the sample
-// archive.
+// TestMCPReadmeSession replays the MCP session of this package's
+// README.md on the sample archive.
 func TestMCPReadmeSession(t *testing.T) {
-	raw, err := os.ReadFile("../../README.md")
+	raw, err := os.ReadFile("README.md")
 	require.NoError(t, err)
 	client, calls := readmeMCPCalls(t, string(raw))
 	require.NotEmpty(t, client, "the ```mcp block names its client (# client NAME)")
