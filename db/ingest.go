@@ -37,8 +37,7 @@ type Prepared struct {
 	p          *prepared
 	err        error
 	known      bool   // PrepareUnlessKnown found doc known: nothing was prepared
-	hashed     bool   // doc holds the source's digest (a rejected source, hashed once)
-	doc        Digest // the source's digest, when known or hashed
+	doc        Digest // the source's digest, when known
 }
 
 // Prepare computes everything Ingest of src would store. It touches no
@@ -209,28 +208,26 @@ type lazyPrepared struct {
 	p          *prepared
 	err        error
 	done       bool
+	doc        *Digest // the source's digest once hashed here
 }
 
 func (a *Archive) lazy(src []byte, importedAt uint64, pp *Prepared) *lazyPrepared {
 	return &lazyPrepared{a: a, src: src, importedAt: importedAt, pp: pp}
 }
 
-// digest is the SHA-256 of the source, hashed once.
+// digest is the SHA-256 of the source: the extraction's, the known one,
+// or hashed here once.
 func (l *lazyPrepared) digest() Digest {
 	switch {
 	case l.pp != nil && l.pp.p != nil:
 		return l.pp.p.store.Document // hashed by the extraction
 	case l.pp != nil && l.pp.known:
 		return l.pp.doc
+	case l.doc == nil:
+		d := Digest(sha256.Sum256(l.src))
+		l.doc = &d
 	}
-	if l.pp != nil && l.pp.hashed {
-		return l.pp.doc
-	}
-	d := Digest(sha256.Sum256(l.src))
-	if l.pp != nil {
-		l.pp.doc, l.pp.hashed = d, true
-	}
-	return d
+	return *l.doc
 }
 
 // get returns the prepared document: Prepare's, or prepared now (a source

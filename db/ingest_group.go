@@ -122,14 +122,10 @@ func (a *Archive) commitGroup(files []FileToIngest) ([]*IngestResult, error) {
 	// The term batch sees each document's grams as it is added (a later
 	// document of the group may fold them); a rolled-back group leaves the
 	// batch as it was.
-	b := a.batch
-	restoreBatch := func() func() {
-		if b == nil {
-			return func() {}
-		}
-		docs, entries := b.docs, b.entries
-		return func() { b.docs, b.entries = docs, entries }
-	}()
+	var saved termBatch
+	if a.batch != nil {
+		saved = *a.batch
+	}
 	results := make([]*IngestResult, len(files))
 	err := a.update(func(tx *bolt.Tx) error {
 		for i, f := range files {
@@ -146,7 +142,9 @@ func (a *Archive) commitGroup(files []FileToIngest) ([]*IngestResult, error) {
 		return nil
 	})
 	if err != nil {
-		restoreBatch()
+		if a.batch != nil {
+			a.batch.docs, a.batch.entries = saved.docs, saved.entries
+		}
 		return nil, err
 	}
 	return results, nil

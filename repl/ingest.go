@@ -87,7 +87,7 @@ func runIngest(x *ctx) (err error) {
 		defer pre.close()
 	}
 	interrupted := x.env.Interrupted // the CLI's too: Exec catches Ctrl-C for ingest
-	g := &ingestGroup{x: x, a: a, progress: newProgress(x.env, files), single: single, maxFiles: maxFiles}
+	g := &ingestGroup{x: x, a: a, pr: pre, progress: newProgress(x.env, files), single: single, maxFiles: maxFiles}
 	done := 0
 	for _, e := range entries {
 		switch e.outcome {
@@ -112,7 +112,7 @@ func runIngest(x *ctx) (err error) {
 			g.progress.clear()
 			return interruptedErrorf("%d of %d files not ingested (the first is %s)", files-done, files, sanitize(e.path))
 		}
-		f, err := g.next(pre)
+		f, err := g.next()
 		if err != nil {
 			return err
 		}

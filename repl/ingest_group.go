@@ -39,9 +39,9 @@ type ingestGroup struct {
 	srcs   [][]byte      // each file's bytes, where a rejection is located
 	lines  []pendingLine // the outcome lines waiting for the commit, in order
 	outs   []db.FileOutcome
-	bytes  int64 // of the files' sources
-	weight int64 // of the preparer's budget the group holds
-	pr     *preparer
+	bytes  int64     // of the files' sources
+	weight int64     // of the preparer's budget the group holds
+	pr     *preparer // the files' source
 	opened time.Time // when the group's first file came
 
 	rejected, counted int
@@ -71,15 +71,14 @@ func (g *ingestGroup) later(print func()) {
 
 // next returns the next prepared file. A group waiting longer than
 // groupAge commits first, so its lines do not wait for a slow file.
-func (g *ingestGroup) next(pr *preparer) (prepared, error) {
-	g.pr = pr
+func (g *ingestGroup) next() (prepared, error) {
 	if len(g.files) > 0 {
 		wait := groupAge - time.Since(g.opened)
 		if wait > 0 {
 			t := time.NewTimer(wait)
 			defer t.Stop()
 			select {
-			case f := <-pr.next:
+			case f := <-g.pr.next:
 				return f, nil
 			case <-t.C:
 			}
@@ -88,7 +87,7 @@ func (g *ingestGroup) next(pr *preparer) (prepared, error) {
 			return prepared{}, err
 		}
 	}
-	return <-pr.next, nil
+	return <-g.pr.next, nil
 }
 
 // add puts file f in the group (or, when it could not be read, its
@@ -140,7 +139,7 @@ func (g *ingestGroup) commit() error {
 		g.outs = g.a.IngestFiles(g.files)
 	}
 	lines := g.lines
-	if g.pr != nil {
+	if g.weight > 0 { // files were read: a preparer gave them
 		g.pr.budget.release(g.weight)
 	}
 	defer func() {
