@@ -121,27 +121,9 @@ func install() {
 			pkgs = append(pkgs, p)
 		}
 	}
-	if len(pkgs) == 0 {
-		return
-	}
-	slices.Sort(pkgs)
-	apt := []string{"apt-get"}
-	if os.Geteuid() != 0 {
-		apt = []string{"sudo", "-n", "apt-get"}
-	}
-	try := func(args ...string) error {
-		cmd := exec.Command(apt[0], append(apt[1:], args...)...)
-		cmd.Env = append(os.Environ(), "DEBIAN_FRONTEND=noninteractive")
-		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-		return cmd.Run()
-	}
-	fmt.Fprintf(os.Stderr, "benchreal: installing %s\n", strings.Join(pkgs, " "))
-	if try(append([]string{"install", "-y", "-q"}, pkgs...)...) != nil {
-		try("update", "-q")
-		if err := try(append([]string{"install", "-y", "-q"}, pkgs...)...); err != nil {
-			fmt.Fprintf(os.Stderr, "benchreal: apt-get install failed (%v); going on with what is there\n", err)
-		}
-	}
+	benchtool.AptInstall(func(format string, args ...any) {
+		fmt.Fprintf(os.Stderr, "benchreal: "+format+"\n", args...)
+	}, pkgs)
 }
 
 // result of one child process.

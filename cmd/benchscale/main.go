@@ -18,6 +18,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/casper-chronicle/chronicle/cmd/internal/benchtool"
 )
 
 var (
@@ -167,27 +169,7 @@ func install() {
 	if m, _ := filepath.Glob("/usr/share/dictd/freedict-ara-eng*.dict.dz"); len(m) == 0 {
 		pkgs = append(pkgs, "dict-freedict-ara-eng")
 	}
-	if len(pkgs) == 0 {
-		return
-	}
-	slices.Sort(pkgs)
-	apt := []string{"apt-get"}
-	if os.Geteuid() != 0 {
-		apt = []string{"sudo", "-n", "apt-get"}
-	}
-	try := func(args ...string) error {
-		cmd := exec.Command(apt[0], append(apt[1:], args...)...)
-		cmd.Env = append(os.Environ(), "DEBIAN_FRONTEND=noninteractive")
-		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-		return cmd.Run()
-	}
-	logf("installing %s (-no-install skips this)", strings.Join(pkgs, " "))
-	if try(append([]string{"install", "-y", "-q"}, pkgs...)...) != nil {
-		try("update", "-q")
-		if err := try(append([]string{"install", "-y", "-q"}, pkgs...)...); err != nil {
-			logf("apt-get install failed (%v); going on with what is there", err)
-		}
-	}
+	benchtool.AptInstall(logf, pkgs)
 	// GNU time is looked up once at start; it may have just arrived.
 	if timeBin == "" {
 		timeBin, _ = exec.LookPath("/usr/bin/time")

@@ -123,3 +123,30 @@ func (p PeakRSS) ReadKiB(path string) (int64, bool) {
 	k, err := strconv.ParseInt(fs[len(fs)-1], 10, 64)
 	return k, err == nil
 }
+
+// AptInstall installs Debian packages with apt-get (through sudo -n when
+// not root), updating the package lists once if the first try fails; a
+// failure is logged and the benchmark goes on with what is there.
+func AptInstall(logf func(format string, args ...any), pkgs []string) {
+	if len(pkgs) == 0 {
+		return
+	}
+	pkgs = slices.Sorted(slices.Values(pkgs))
+	apt := []string{"apt-get"}
+	if os.Geteuid() != 0 {
+		apt = []string{"sudo", "-n", "apt-get"}
+	}
+	try := func(args ...string) error {
+		cmd := exec.Command(apt[0], append(apt[1:], args...)...)
+		cmd.Env = append(os.Environ(), "DEBIAN_FRONTEND=noninteractive")
+		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+		return cmd.Run()
+	}
+	logf("installing %s (-no-install skips this)", strings.Join(pkgs, " "))
+	if try(append([]string{"install", "-y", "-q"}, pkgs...)...) != nil {
+		try("update", "-q")
+		if err := try(append([]string{"install", "-y", "-q"}, pkgs...)...); err != nil {
+			logf("apt-get install failed (%v); going on with what is there", err)
+		}
+	}
+}
