@@ -170,7 +170,7 @@ func noFilesIn(dirs []string) string {
 // cores busy, and a third fills the gaps while another waits), and hands
 // them over in order. Files are committed in groups (ingestGroup), so the
 // workers run ahead of the commits by up to budget: the bytes of the files
-// read and not yet committed, each file weighing twice its size plus
+// read and not yet committed, each file weighing four times its size plus
 // fileWeight for what its preparation adds (its line index, grams, frames).
 // A group closes once it holds half the budget (ingestGroup.add), so the
 // next group is prepared in the other half while it commits.
@@ -217,7 +217,7 @@ func startPreparing(a *db.Archive, paths []string, importedAt uint64, known map[
 			for i := w; i < len(paths); i += workers {
 				f := prepared{path: paths[i]}
 				if f.src, f.err = fileio.ReadLimited(paths[i], engine.MaxSourceSize); f.err == nil {
-					f.weight = 2*int64(len(f.src)) + fileWeight
+					f.weight = 4*int64(len(f.src)) + fileWeight
 					if !pr.budget.acquire(f.weight) {
 						return // stopped
 					}
