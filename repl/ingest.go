@@ -218,9 +218,11 @@ func startPreparing(a *db.Archive, paths []string, importedAt uint64, known map[
 				f := prepared{path: paths[i]}
 				if f.src, f.err = fileio.ReadLimited(paths[i], engine.MaxSourceSize); f.err == nil {
 					f.weight = 4*int64(len(f.src)) + fileWeight
-					if !pr.budget.acquire(f.weight) {
-						return // stopped
-					}
+				}
+				if !pr.budget.acquire(i, f.weight) { // an unread file takes its turn too
+					return // stopped
+				}
+				if f.err == nil {
 					f.pp = a.PrepareUnlessKnown(f.src, importedAt, known)
 				}
 				select {

@@ -197,14 +197,17 @@ func (g *ingestGroup) fileLine(i int) error {
 	return nil
 }
 
-// byteBudget bounds the bytes held by files in flight: acquire waits
-// until there is room (one file always gets in, whatever its size, so a
-// file larger than the budget cannot stall the batch).
+// byteBudget bounds the bytes held by files in flight. Files take their
+// share in batch order (acquire's turn): a file far ahead must not hold
+// the room the next file to commit needs, or the group would wait for it
+// until groupAge. One file always gets in, whatever its size, so a file
+// larger than the budget cannot stall the batch.
 type byteBudget struct {
 	mu     sync.Mutex
 	cond   *sync.Cond
 	used   int64
 	limit  int64
+	turn   int // the index of the file whose turn it is
 	closed bool
 }
 
@@ -214,14 +217,17 @@ func newByteBudget(limit int64) *byteBudget {
 	return b
 }
 
-// acquire takes n bytes; false once the budget is closed.
-func (b *byteBudget) acquire(n int64) bool {
+// acquire takes n bytes for file i of the batch once every earlier file
+// has taken its share; false once the budget is closed.
+func (b *byteBudget) acquire(i int, n int64) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	for !b.closed && b.used > 0 && b.used+n > b.limit {
+	for !b.closed && (b.turn != i || b.used > 0 && b.used+n > b.limit) {
 		b.cond.Wait()
 	}
 	b.used += n
+	b.turn++
+	b.cond.Broadcast()
 	return !b.closed
 }
 
