@@ -589,6 +589,9 @@ func (ic *indexCheck) rest(tx *bolt.Tx) []Problem {
 	if err != nil || stray > 0 {
 		problems = append(problems, Problem{Detail: fmt.Sprintf("term index holds %d entries for unknown documents%s", stray, errSuffix(err))})
 	}
+	if missing, err := index.CheckSummaries(tx, maxSeq(tx)); err != nil || missing > 0 {
+		problems = append(problems, Problem{Detail: fmt.Sprintf("term index summary misses or damages %d entries of the postings (run `chronicle reindex`)%s", missing, errSuffix(err))})
+	}
 	stray, err = index.StrayLines(tx, func(seq uint64) bool { return known[seq] })
 	if err != nil || stray > 0 {
 		problems = append(problems, Problem{Detail: fmt.Sprintf("line index holds %d records for unknown documents%s", stray, errSuffix(err))})

@@ -19,7 +19,7 @@ import (
 // SchemaVersion is the layout this package reads and writes. Older archives
 // are upgraded on open by the registered steps below, all in one write
 // transaction; newer ones are refused.
-const SchemaVersion = 14
+const SchemaVersion = 15
 
 // bucketOriginals keeps original V1/V2 receipt files imported beside their
 // stores (schema 2): document SHA-256 ‖ SHA-256 of the receipt bytes →
@@ -90,6 +90,19 @@ var Upgrades = []Upgrade{
 		Apply: func(a *Archive, tx *bolt.Tx) error { return a.reindexOnce(tx) }},
 	{From: 13, Summary: "keep running totals of documents, events, bytes and receipts, counted once now and updated by every write, so `stats` reads no document record",
 		Apply: func(_ *Archive, tx *bolt.Tx) error { return resetTotals(tx) }},
+	{From: 14, Summary: "summarise the term index by groups of 4,096 documents (which groups hold each gram), so find reads only the groups that may hold a term",
+		Apply: func(a *Archive, tx *bolt.Tx) error {
+			if a.reindexed { // a rebuild started by an earlier step writes them
+				return nil
+			}
+			err := index.BuildSummaries(tx)
+			if errors.Is(err, index.ErrDamaged) {
+				// Damaged postings cannot be summarised: rebuild the
+				// indexes from the documents instead.
+				return a.reindexOnce(tx)
+			}
+			return err
+		}},
 }
 
 // addAbsoluteSources gives every name that is an absolute path its source

@@ -40,12 +40,23 @@ func TestSchema12UpgradeKeepsFindAnswers(t *testing.T) {
 	require.NoError(t, err)
 	require.Empty(t, problems)
 
+	requireFindsAsFresh(t, a, 70, 600)
+	require.NoError(t, a.Close())
+	require.False(t, hasGramKeyOfLen(t, path, 8), "the upgrade leaves no per-gram key")
+}
+
+// requireFindsAsFresh checks that a (an upgraded archive of wantDocs
+// documents) answers find, for at least minQueries of the words of its
+// documents and a few mixes, as an archive freshly ingested from the same
+// documents does.
+func requireFindsAsFresh(t *testing.T, a *Archive, wantDocs, minQueries int) {
+	t.Helper()
 	fresh, err := Open(filepath.Join(t.TempDir(), "fresh.db"), Options{})
 	require.NoError(t, err)
 	defer fresh.Close()
 	docs, err := a.Docs()
 	require.NoError(t, err)
-	require.Len(t, docs, 70)
+	require.Len(t, docs, wantDocs)
 	slices.SortFunc(docs, func(x, y *Document) int { return int(x.Seq) - int(y.Seq) })
 	words := map[string]bool{}
 	for _, d := range docs {
@@ -85,9 +96,7 @@ func TestSchema12UpgradeKeepsFindAnswers(t *testing.T) {
 			require.Equal(t, want[j].Result, got[j].Result, "find %q", q)
 		}
 	}
-	require.Greater(t, asked, 600)
-	require.NoError(t, a.Close())
-	require.False(t, hasGramKeyOfLen(t, path, 8), "the upgrade leaves no per-gram key")
+	require.Greater(t, asked, minQueries)
 }
 
 // hasGramKeyOfLen reports whether the term index of the archive at path

@@ -118,21 +118,36 @@ func (a *Archive) checkGroupPages(tx *bolt.Tx, b *termBatch, group uint64) error
 	defer f.Close()
 	w, _, err := newPageWalker(f, tx)
 	if err == nil {
-		lo := binary.BigEndian.AppendUint32(nil, uint32(group))
-		var hi []byte
-		if group+1 <= math.MaxUint32 {
-			hi = binary.BigEndian.AppendUint32(nil, uint32(group+1))
-		}
+		lo, hi := unitRange(group)
 		err = w.span(uint64(grams.Root()), lo, hi)
 	}
 	if err != nil {
 		return &errDamagedArchive{path: a.path, detail: fmt.Sprintf("bucket grams: %v", err)}
+	}
+	// The fold also rewrites its super-group's summary (index/supers.go).
+	if sums := tx.Bucket([]byte("gramgroups")); sums != nil && sums.Root() != 0 {
+		// Its super-group's keys through the folded mark, after every key
+		// (the super-group is the last one, unless a repair runs).
+		lo, _ := unitRange(group / index.GroupSize)
+		if err := w.span(uint64(sums.Root()), lo, nil); err != nil {
+			return &errDamagedArchive{path: a.path, detail: fmt.Sprintf("bucket gramgroups: %v", err)}
+		}
 	}
 	if b.checked == nil {
 		b.checked = map[uint64]bool{}
 	}
 	b.checked[group] = true
 	return nil
+}
+
+// unitRange is the key range of a term index unit (a group or a
+// super-group): keys starting with its number, u32 BE.
+func unitRange(unit uint64) (lo, hi []byte) {
+	lo = binary.BigEndian.AppendUint32(nil, uint32(unit))
+	if unit+1 <= math.MaxUint32 {
+		hi = binary.BigEndian.AppendUint32(nil, uint32(unit+1))
+	}
+	return lo, hi
 }
 
 // foldLeftovers folds the grams of documents a batch left unfolded (its

@@ -159,3 +159,44 @@ func TestBatchEndAndClose(t *testing.T) {
 	require.Empty(t, un)
 	require.Empty(t, problemsOf(t, r))
 }
+
+// TestBatchIngestRewritesSummaryPages: a batch whose documents hold
+// thousands of distinct grams spreads the term index summary (gramgroups)
+// over pages of its own, which every deferred fold checks before it
+// rewrites them (checkGroupPages); the batch commits, check finds nothing,
+// and every document's own word finds it.
+func TestBatchIngestRewritesSummaryPages(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(15, 4))
+	letters := []rune("abcdefghijklmnopqrstuvwxyzأبتثجحخدذرزسشصضطظعغفقكلمنهوي")
+	word := func() string {
+		w := make([]rune, 4+r.IntN(6))
+		for i := range w {
+			w[i] = letters[r.IntN(len(letters))]
+		}
+		return string(w)
+	}
+	a := openArchive(t, filepath.Join(t.TempDir(), "batch.db"))
+	a.BeginBatch()
+	own := make([]string, 200)
+	for i := range own {
+		var b strings.Builder
+		own[i] = fmt.Sprintf("own%dword", i)
+		b.WriteString(own[i] + "\n")
+		for range 60 {
+			b.WriteString(word() + " ")
+		}
+		_, err := a.Ingest([]byte(b.String()), 1700000000, fmt.Sprintf("d%03d.txt", i))
+		require.NoError(t, err)
+	}
+	require.NoError(t, a.EndBatch())
+	problems, err := a.Check()
+	require.NoError(t, err)
+	require.Empty(t, problems)
+	for i, w := range own {
+		hits, err := a.Find(mustQuery(t, w), 0)
+		require.NoError(t, err)
+		require.Len(t, hits, 1, "%s", w)
+		require.Equal(t, fmt.Sprintf("d%03d.txt", i), hits[0].Doc.Label())
+	}
+}

@@ -31,6 +31,17 @@
 // candidates for every query, so find
 // stays exact while a batch runs or after one was interrupted.
 //
+// # Group summaries
+//
+// One level up, each super-group of 64 groups (4,096 documents) keeps the
+// same blocks with a bitmap of its groups per gram (supers.go): a query
+// intersects a term's grams there first and reads the postings only of
+// the groups that may hold it, so an absent term costs one lookup per gram
+// per 4,096 documents rather than per 64. A folded mark says below which
+// document number everything is in both levels; the groups from there on
+// are read the old way, so documents a batch has not folded yet stay
+// candidates.
+//
 // # Line index
 //
 // The term index says which documents can match; the line index says

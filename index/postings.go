@@ -203,8 +203,15 @@ type entry struct {
 	Posting
 }
 
-// decodeBlock checks block value v of key k and decodes all of it.
+// decodeBlock checks block value v of key k of the group postings and
+// decodes all of it.
 func decodeBlock(k, v []byte) (link []byte, es []entry, ok bool) {
+	return decodeLevelBlock(k, v, true)
+}
+
+// decodeLevelBlock is decodeBlock for either level: uncounted entries (the
+// group summaries, supers.go) must have no count bytes.
+func decodeLevelBlock(k, v []byte, counted bool) (link []byte, es []entry, ok bool) {
 	link, body, ok := openBlock(k, v)
 	if !ok {
 		return nil, nil, false
@@ -215,7 +222,12 @@ func decodeBlock(k, v []byte) (link []byte, es []entry, ok bool) {
 		if e, body, ok = nextEntry(body); !ok || int(e.last) <= prev {
 			return nil, nil, false
 		}
-		counts, ok := decodeCounts(e)
+		var counts []uint32
+		if counted {
+			counts, ok = decodeCounts(e)
+		} else {
+			ok = len(e.counts) == 0
+		}
 		if !ok {
 			return nil, nil, false
 		}

@@ -32,7 +32,7 @@ var (
 )
 
 // Buckets lists the buckets the index owns.
-var Buckets = [][]byte{bucketGrams, bucketEntities, bucketSpans, bucketLines, bucketEntityCounts}
+var Buckets = [][]byte{bucketGrams, bucketSupers, bucketEntities, bucketSpans, bucketLines, bucketEntityCounts}
 
 // CreateBuckets creates the index buckets if they are missing.
 func CreateBuckets(tx *bolt.Tx) error {
@@ -110,16 +110,41 @@ func postingCount(bm uint64, counts []byte, bit uint64) (uint32, bool) {
 	return uint32(c), true
 }
 
-// damaged is the error of a term index entry that is damaged or missing.
+// damaged is the error of a group posting that is damaged or missing.
 func damaged(group uint32, format string, args ...any) error {
-	lo := uint64(group) * GroupSize
-	return fmt.Errorf("%w: the term index of documents #%d..#%d %s (run `chronicle check`, then `chronicle reindex`)",
-		ErrDamaged, max(lo, 1), lo+GroupSize-1, fmt.Sprintf(format, args...))
+	return groupLevel.damaged(group, format, args...)
+}
+
+// level is one level of the term index: the group postings (a bit per
+// document of a group of 64) or the group summaries (a bit per group of a
+// super-group of 64 groups; supers.go). Both keep the same sealed, chained
+// blocks, keyed by the unit's number (u32 BE) ‖ kind ‖ prefix.
+type level struct {
+	bucket []byte
+	docs   uint64 // documents per unit
+	// counted: entries hold a line count per set bit (group postings);
+	// the summaries' entries hold none.
+	counted bool
+	what    string // what a damage message calls the level
+}
+
+var (
+	groupLevel = &level{bucket: bucketGrams, docs: GroupSize, counted: true, what: "term index"}
+	superLevel = &level{bucket: bucketSupers, docs: SuperSize, what: "term index summary"}
+)
+
+// damaged is the error of an entry of unit (a group or a super-group) that
+// is damaged or missing.
+func (lv *level) damaged(unit uint32, format string, args ...any) error {
+	lo := uint64(unit) * lv.docs
+	return fmt.Errorf("%w: the %s of documents #%d..#%d %s (run `chronicle check`, then `chronicle reindex`)",
+		ErrDamaged, lv.what, max(lo, 1), lo+lv.docs-1, fmt.Sprintf(format, args...))
 }
 
 // termReader looks up postings and proves absent ones absent. It checks a
 // block once and keeps its entries for the other grams of the same block.
 type termReader struct {
+	lv    *level
 	c     *bolt.Cursor
 	cache map[string]checkedBlock
 }
@@ -131,8 +156,10 @@ type checkedBlock struct {
 	found   bool
 }
 
-func newTermReader(b *bolt.Bucket) *termReader {
-	return &termReader{c: b.Cursor(), cache: map[string]checkedBlock{}}
+func newTermReader(b *bolt.Bucket) *termReader { return newLevelReader(b, groupLevel) }
+
+func newLevelReader(b *bolt.Bucket, lv *level) *termReader {
+	return &termReader{lv: lv, c: b.Cursor(), cache: map[string]checkedBlock{}}
 }
 
 // block returns the checked entries of block key bk, found false when the
@@ -155,12 +182,12 @@ func (r *termReader) seekBlock(bk []byte) (entries []byte, found bool, err error
 	if k != nil && bytes.Equal(k, bk) {
 		_, entries, ok := openBlock(k, v)
 		if !ok {
-			return nil, false, damaged(group, "has an entry that does not match its digest")
+			return nil, false, r.lv.damaged(group, "has an entry that does not match its digest")
 		}
 		return entries, true, nil
 	}
 	if k != nil && bytes.Compare(k, bk) < 0 {
-		return nil, false, damaged(group, "has its entries out of order")
+		return nil, false, r.lv.damaged(group, "has its entries out of order")
 	}
 	var pk, pv []byte
 	if k == nil {
@@ -169,18 +196,18 @@ func (r *termReader) seekBlock(bk []byte) (entries []byte, found bool, err error
 		pk, pv = r.c.Prev()
 	}
 	if pk == nil || len(pk) < 5 || !bytes.Equal(pk[:4], bk[:4]) || bytes.Compare(pk, bk) >= 0 {
-		return nil, false, damaged(group, "lacks its start entry")
+		return nil, false, r.lv.damaged(group, "lacks its start entry")
 	}
 	link, _, ok := openBlock(pk, pv)
 	if !ok {
-		return nil, false, damaged(group, "has an entry that does not match its digest")
+		return nil, false, r.lv.damaged(group, "has an entry that does not match its digest")
 	}
 	want := endLink
 	if k != nil && len(k) >= 5 && bytes.Equal(k[:4], bk[:4]) {
 		want = k[4:]
 	}
 	if !bytes.Equal(link, want) {
-		return nil, false, damaged(group, "lacks an entry")
+		return nil, false, r.lv.damaged(group, "lacks an entry")
 	}
 	return nil, false, nil
 }
@@ -197,11 +224,11 @@ func (r *termReader) lookup(key []byte, full bool) (bm uint64, counts []byte, fo
 		return 0, nil, false, err
 	}
 	e, found, ok := findEntry(entries, last)
-	if ok && found && full {
+	if ok && found && full && r.lv.counted {
 		ok = validCounts(e)
 	}
 	if !ok {
-		return 0, nil, false, damaged(group, "has an entry that cannot be read")
+		return 0, nil, false, r.lv.damaged(group, "has an entry that cannot be read")
 	}
 	if !found {
 		return 0, nil, false, nil
@@ -282,18 +309,19 @@ func FoldTerms(tx *bolt.Tx, docs []*DocGrams) error {
 	}
 	docs = slices.Clone(docs)
 	slices.SortFunc(docs, func(x, y *DocGrams) int { return cmpUint(x.Seq, y.Seq) })
+	var sum summaryUpdate
 	for i := 0; i < len(docs); {
 		group, _ := groupOf(docs[i].Seq)
 		j := i + 1
 		for j < len(docs) && docs[j].Seq/GroupSize == uint64(group) {
 			j++
 		}
-		if err := foldGroup(b, group, docs[i:j]); err != nil {
+		if err := foldGroup(b, group, docs[i:j], &sum); err != nil {
 			return err
 		}
 		i = j
 	}
-	return nil
+	return sum.apply(tx)
 }
 
 func cmpUint(x, y uint64) int {
@@ -306,8 +334,9 @@ func cmpUint(x, y uint64) int {
 	return 0
 }
 
-// foldGroup folds docs (ascending, all of group) into the group's postings.
-func foldGroup(b *bolt.Bucket, group uint32, docs []*DocGrams) error {
+// foldGroup folds docs (ascending, all of group) into the group's
+// postings, and notes in sum the grams new to the group.
+func foldGroup(b *bolt.Bucket, group uint32, docs []*DocGrams, sum *summaryUpdate) error {
 	r := newTermReader(b)
 	start, exists, err := r.startEntry(group)
 	if err != nil {
@@ -322,6 +351,7 @@ func foldGroup(b *bolt.Bucket, group uint32, docs []*DocGrams) error {
 	if len(add) == 0 {
 		return nil
 	}
+	sum.folded(group)
 	// The start entry: its bitmap marks the indexed documents, each with
 	// its number of distinct grams as its count.
 	for _, d := range add {
@@ -329,7 +359,7 @@ func foldGroup(b *bolt.Bucket, group uint32, docs []*DocGrams) error {
 		start.withCount(bit, uint32(min(len(d.entries), math.MaxUint32)))
 	}
 	b.FillPercent = fillAppend
-	w := &blockWriter{b: b, c: b.Cursor(), group: group, fresh: !exists}
+	w := &blockWriter{lv: groupLevel, b: b, c: b.Cursor(), group: group, fresh: !exists}
 	if err := w.write(startKey(group), replaceEntry(0, start)); err != nil {
 		return err
 	}
@@ -357,6 +387,7 @@ func foldGroup(b *bolt.Bucket, group uint32, docs []*DocGrams) error {
 				if err := w.write(blockKey, blk.merge); err != nil {
 					return err
 				}
+				sum.add(group, blockKey, blk.created)
 			}
 			blk.reset()
 			blockKey = append(blockKey[:0], bk...)
@@ -375,6 +406,7 @@ func foldGroup(b *bolt.Bucket, group uint32, docs []*DocGrams) error {
 		if err := w.write(blockKey, blk.merge); err != nil {
 			return err
 		}
+		sum.add(group, blockKey, blk.created)
 	}
 	return w.flush()
 }
@@ -390,6 +422,9 @@ type bitLines struct {
 type blockUpdate struct {
 	grams []gramSets
 	sets  []bitLines
+	// created: the last bytes of the grams merge added to the block (new
+	// to the group), for the group summaries.
+	created []byte
 }
 
 type gramSets struct {
@@ -397,7 +432,7 @@ type gramSets struct {
 	from, to int
 }
 
-func (u *blockUpdate) reset() { u.grams, u.sets = u.grams[:0], u.sets[:0] }
+func (u *blockUpdate) reset() { u.grams, u.sets, u.created = u.grams[:0], u.sets[:0], u.created[:0] }
 
 // merge returns es (a block's entries) with the update's bits set.
 func (u *blockUpdate) merge(es []entry) []entry {
@@ -414,6 +449,7 @@ func (u *blockUpdate) merge(es []entry) []entry {
 			i++
 		} else {
 			e = entry{last: g.last, Posting: Posting{Counts: make([]uint32, 0, g.to-g.from)}}
+			u.created = append(u.created, g.last)
 		}
 		for _, s := range u.sets[g.from:g.to] {
 			e.withCount(s.bit, s.lines)
@@ -443,14 +479,14 @@ func (r *termReader) startEntry(group uint32) (p Posting, exists bool, err error
 	key := startKey(group)
 	k, v := r.c.Seek(key)
 	if k != nil && bytes.Equal(k, key) {
-		_, es, ok := decodeBlock(k, v)
+		_, es, ok := decodeLevelBlock(k, v, r.lv.counted)
 		if !ok || len(es) != 1 || es[0].last != 0 {
-			return p, true, damaged(group, "has an entry that does not match its digest")
+			return p, true, r.lv.damaged(group, "has an entry that does not match its digest")
 		}
 		return es[0].Posting, true, nil
 	}
 	if k != nil && len(k) >= 4 && bytes.Equal(k[:4], key[:4]) {
-		return Posting{}, true, damaged(group, "lacks its start entry")
+		return Posting{}, true, r.lv.damaged(group, "lacks its start entry")
 	}
 	return Posting{}, false, nil
 }
@@ -478,7 +514,7 @@ func SetPosting(tx *bolt.Tx, k []byte, bitmap uint64, counts []uint32) error {
 	if err != nil {
 		return err
 	}
-	w := &blockWriter{b: b, c: b.Cursor(), group: group}
+	w := &blockWriter{lv: groupLevel, b: b, c: b.Cursor(), group: group}
 	if err := w.write(startKey(group), replaceEntry(0, start)); err != nil {
 		return err
 	}
@@ -486,7 +522,15 @@ func SetPosting(tx *bolt.Tx, k []byte, bitmap uint64, counts []uint32) error {
 	if err := w.write(bytes.Clone(bk), replaceEntry(last, Posting{bitmap, slices.Clone(counts)})); err != nil {
 		return err
 	}
-	return w.flush()
+	if err := w.flush(); err != nil {
+		return err
+	}
+	// The summary keeps a superset: a cleared posting leaves its bit.
+	var sum summaryUpdate
+	if bitmap != 0 {
+		sum.add(group, bk, []byte{last})
+	}
+	return sum.apply(tx)
 }
 
 // EachPosting calls fn with every posting of the term index: its gram key
@@ -522,6 +566,7 @@ func EachPosting(tx *bolt.Tx, fn func(k []byte, p Posting) error) error {
 // block, whose link the next new key may change, so a group of any size is
 // written in constant memory beyond bbolt's own.
 type blockWriter struct {
+	lv    *level
 	b     *bolt.Bucket
 	c     *bolt.Cursor
 	group uint32
@@ -542,9 +587,9 @@ func (w *blockWriter) inGroup(k []byte) bool {
 }
 
 func (w *blockWriter) load(k, v []byte) (link []byte, es []entry, err error) {
-	link, es, ok := decodeBlock(k, v)
+	link, es, ok := decodeLevelBlock(k, v, w.lv.counted)
 	if !ok {
-		return nil, nil, damaged(w.group, "has an entry that does not match its digest")
+		return nil, nil, w.lv.damaged(w.group, "has an entry that does not match its digest")
 	}
 	return bytes.Clone(link), es, nil
 }
@@ -721,9 +766,30 @@ func Bounds(tx *bolt.Tx, maxSeq uint64, terms [][]byte) ([]Bound, error) {
 	// posting's line count is exact (see Bound.Exact).
 	exact := len(distinct) == 1 && len(distinct[0].grams) == 1 && distinct[0].grams[0][0] <= 3
 	r := newTermReader(b)
+	sum, err := newSummaryFilter(tx)
+	if err != nil {
+		return nil, err
+	}
+	termGrams := make([][][2]uint32, len(distinct))
+	for i, d := range distinct {
+		termGrams[i] = d.grams
+	}
 	var out []Bound
 	key := make([]byte, 0, 8)
+	var summary uint64 // the groups of the current super-group the summary leaves
 	for group := uint32(0); maxSeq > 0 && uint64(group)*GroupSize <= maxSeq; group++ {
+		// Groups wholly folded are read only if their super-group's
+		// summary says they may hold a term (supers.go).
+		if !unindexed && sum.trusted(group) {
+			if group%GroupSize == 0 { // trusted groups are a prefix: each super-group starts here
+				if summary, err = sum.groups(group/GroupSize, termGrams); err != nil {
+					return nil, err
+				}
+			}
+			if summary&(1<<(group%GroupSize)) == 0 {
+				continue
+			}
+		}
 		start, err := r.start(group)
 		if err != nil {
 			return nil, err
@@ -738,13 +804,17 @@ func Bounds(tx *bolt.Tx, maxSeq uint64, terms [][]byte) ([]Bound, error) {
 		var any uint64
 		var ubTerms [GroupSize]int
 		var ubLines [GroupSize]uint64
-		for _, d := range distinct {
+		for di, d := range distinct {
 			if start.Bitmap&live == 0 {
 				break // no document of the group is in the postings
 			}
+			grams := d.grams
+			if !unindexed && sum.trusted(group) {
+				grams = sum.ordered[di] // rarest first: the AND empties sooner
+			}
 			all := start.Bitmap
 			var mins [GroupSize]uint32
-			for gi, g := range d.grams {
+			for gi, g := range grams {
 				key = appendGramKey(key[:0], group, int(g[0]), g[1])
 				bm, p, found, err := r.lookup(key, false)
 				if err != nil {
@@ -913,40 +983,14 @@ func StrayTermBits(tx *bolt.Tx, known func(seq uint64) bool) (int, error) {
 	if b == nil {
 		return 0, fmt.Errorf("index: %s bucket missing", bucketGrams)
 	}
-	stray := 0
 	var indexed uint64 // the current group's start entry bitmap
-	var prev []byte    // the previous key's group ‖ link, nil at a group start
-	err := b.ForEach(func(k, v []byte) error {
-		if !validBlockKey(k) {
-			stray++
-			return nil
-		}
-		if prev != nil && !bytes.Equal(prev[:4], k[:4]) {
-			if !bytes.Equal(prev[4:], endLink) {
-				stray++ // the group's last key names a next one
-			}
-			prev = nil
-		}
-		if prev == nil {
-			indexed = 0
-		}
-		if prev == nil && k[4] != kindStart {
-			stray++ // a group without its start entry
-		}
-		if prev != nil && !bytes.Equal(prev[4:], k[4:]) {
-			stray++ // a key the previous one does not name
-		}
-		link, es, ok := decodeBlock(k, v)
-		if ok && (len(es) == 0 || k[4] == kindStart && (len(es) != 1 || es[0].last != 0)) {
-			ok = false // an empty block, or a start block with other entries
-		}
-		if !ok {
-			stray++
-			prev = append(bytes.Clone(k[:4]), 0xFF) // matches no link
-			return nil
-		}
-		prev = append(append(prev[:0:0], k[:4]...), link...)
+	current := uint64(math.MaxUint64)
+	return walkChains(b, groupLevel, func(k []byte, es []entry) int {
+		stray := 0
 		group := uint64(binary.BigEndian.Uint32(k))
+		if group != current {
+			indexed, current = 0, group
+		}
 		for _, e := range es {
 			word := e.Bitmap
 			if k[4] == kindStart {
@@ -964,6 +1008,48 @@ func StrayTermBits(tx *bolt.Tx, known func(seq uint64) bool) (int, error) {
 				}
 			}
 		}
+		return stray
+	})
+}
+
+// walkChains checks every block of a level's bucket (b) and its unit's
+// chain, and calls fn with each sound block (its key and entries), a
+// unit's start block first; it returns the malformed blocks and chain
+// breaks (one each) plus what fn returns.
+func walkChains(b *bolt.Bucket, lv *level, fn func(k []byte, es []entry) int) (int, error) {
+	stray := 0
+	var prev []byte // the previous key's unit ‖ link, nil at a unit's start
+	err := b.ForEach(func(k, v []byte) error {
+		if lv == superLevel && bytes.Equal(k, keyFolded) {
+			return nil // readFolded checks it
+		}
+		if !validBlockKey(k) {
+			stray++
+			return nil
+		}
+		if prev != nil && !bytes.Equal(prev[:4], k[:4]) {
+			if !bytes.Equal(prev[4:], endLink) {
+				stray++ // the unit's last key names a next one
+			}
+			prev = nil
+		}
+		if prev == nil && k[4] != kindStart {
+			stray++ // a unit without its start entry
+		}
+		if prev != nil && !bytes.Equal(prev[4:], k[4:]) {
+			stray++ // a key the previous one does not name
+		}
+		link, es, ok := decodeLevelBlock(k, v, lv.counted)
+		if ok && (len(es) == 0 || k[4] == kindStart && (len(es) != 1 || es[0].last != 0)) {
+			ok = false // an empty block, or a start block with other entries
+		}
+		if !ok {
+			stray++
+			prev = append(bytes.Clone(k[:4]), 0xFF) // matches no link
+			return nil
+		}
+		prev = append(append(prev[:0:0], k[:4]...), link...)
+		stray += fn(k, es)
 		return nil
 	})
 	if prev != nil && !bytes.Equal(prev[4:], endLink) {

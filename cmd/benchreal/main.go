@@ -262,7 +262,7 @@ func benchSet(cp *corpus, files []string, chron, casper, rg string) error {
 	if err != nil {
 		return err
 	}
-	ingMem, _ := readMemstats(memstats)
+	ingMem, _ := benchtool.ReadMemstats(memstats)
 	rejected := 0
 	for _, l := range strings.Split(string(ing.out), "\n") {
 		if l != "" && !strings.HasPrefix(l, "new") && !strings.HasPrefix(l, "reused") {
@@ -406,7 +406,7 @@ func benchSet(cp *corpus, files []string, chron, casper, rg string) error {
 		kib(ing.maxRSS), kib(casperRSS), kib(findRSS))
 	largest := fileSize(bySize[0])
 	fmt.Printf("batch ingest memory: Go heap peak %.1f MiB, Go runtime peak %.1f MiB, peak RSS %.1f MiB (the archive file, %.1f MiB, is mapped and counts in RSS); largest document %.1f MiB\n",
-		mib(ingMem.heap), mib(ingMem.goHeld), mib(ingMem.rss), mib(uint64(archBytes)), mib(uint64(largest)))
+		mib(ingMem.Heap), mib(ingMem.GoHeld), mib(ingMem.RSS), mib(uint64(archBytes)), mib(uint64(largest)))
 	ingestMemory = append(ingestMemory, ingestMem{corpus: tag, docs: len(files), mb: mb, largest: largest,
 		archive: archBytes, stats: ingMem, rssKiB: ing.maxRSS, wall: ing.wall})
 	os.RemoveAll(plain)

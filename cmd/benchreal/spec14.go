@@ -8,47 +8,16 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
+	"github.com/casper-chronicle/chronicle/cmd/internal/benchtool"
 	"github.com/casper-chronicle/chronicle/engine"
 )
 
 // rssTarget is issue 13's memory target for every command on the SPEC 14
 // corpus (engine.WriteSpec14Corpus).
 const rssTarget = 16 << 10 // KiB
-
-// memstats is what chronicle writes under CHRONICLE_MEMSTATS.
-type memstats struct {
-	heap, goHeld, rss uint64 // bytes
-	ok                bool
-}
-
-// readMemstats reads a CHRONICLE_MEMSTATS file.
-func readMemstats(path string) (memstats, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return memstats{}, err
-	}
-	m := memstats{ok: true}
-	for _, f := range strings.Fields(string(b)) {
-		k, v, _ := strings.Cut(f, "=")
-		n, err := strconv.ParseUint(v, 10, 64)
-		if err != nil {
-			return memstats{}, fmt.Errorf("%s: %q: %w", path, f, err)
-		}
-		switch k {
-		case "heap_peak_bytes":
-			m.heap = n
-		case "go_peak_bytes":
-			m.goHeld = n
-		case "rss_peak_bytes":
-			m.rss = n
-		}
-	}
-	return m, nil
-}
 
 // spec14Claims is a claims file with one settlement and one find result.
 const spec14Claims = `{"chronicle-claims":1,"namespace":"benchreal","runId":"spec14"}
@@ -171,7 +140,7 @@ func runSpec14(chron, casper string) error {
 		// it left (an ingest then reuses) would do other work.
 		heap := "–"
 		if m, ok := heapOf(dir, before, st.where, st.bin == chron, st.bin, st.args); ok {
-			heap = fmt.Sprintf("%.1f", mib(m.heap))
+			heap = fmt.Sprintf("%.1f", mib(m.Heap))
 		}
 		mark := "ok"
 		if p.maxRSS > rssTarget {
@@ -218,9 +187,9 @@ func snapshot(src, dst string) error {
 // heapOf runs a chronicle command again under CHRONICLE_MEMSTATS in the
 // snapshot taken before its measured run (its --db paths moved there) and
 // returns the figures.
-func heapOf(dir, before, where string, isChronicle bool, bin string, args []string) (memstats, bool) {
+func heapOf(dir, before, where string, isChronicle bool, bin string, args []string) (benchtool.Memstats, bool) {
 	if !isChronicle {
-		return memstats{}, false
+		return benchtool.Memstats{}, false
 	}
 	moved := make([]string, len(args))
 	for i, a := range args {
@@ -228,10 +197,10 @@ func heapOf(dir, before, where string, isChronicle bool, bin string, args []stri
 	}
 	stats := filepath.Join(before, "memstats")
 	if _, err := runProcEnv(filepath.Join(before, where), []string{"CHRONICLE_MEMSTATS=" + stats}, bin, moved...); err != nil {
-		return memstats{}, false
+		return benchtool.Memstats{}, false
 	}
-	m, err := readMemstats(stats)
-	return m, err == nil && m.ok
+	m, err := benchtool.ReadMemstats(stats)
+	return m, err == nil && m.OK
 }
 
 // withoutDB drops the --db= argument from a label.
@@ -251,7 +220,7 @@ type ingestMem struct {
 	docs             int
 	mb               float64
 	largest, archive int64
-	stats            memstats
+	stats            benchtool.Memstats
 	rssKiB           int64
 	wall             time.Duration
 }
@@ -271,6 +240,6 @@ func printIngestMemory() {
 	fmt.Println("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
 	for _, m := range ingestMemory {
 		fmt.Printf("| %s | %d | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.2f |\n", m.corpus, m.docs, m.mb, mib(uint64(m.largest)),
-			mib(m.stats.heap), mib(m.stats.goHeld), kib(m.rssKiB), mib(uint64(m.archive)), m.wall.Seconds())
+			mib(m.stats.Heap), mib(m.stats.GoHeld), kib(m.rssKiB), mib(uint64(m.archive)), m.wall.Seconds())
 	}
 }

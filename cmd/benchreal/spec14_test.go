@@ -40,17 +40,6 @@ func (w *countingWriter) Write(p []byte) (int, error) {
 	return w.h.Write(p)
 }
 
-func TestReadMemstats(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "m")
-	require.NoError(t, os.WriteFile(path, []byte("heap_peak_bytes=1048576 go_peak_bytes=2097152 rss_peak_bytes=3145728 gc_cycles=4\n"), 0o600))
-	m, err := readMemstats(path)
-	require.NoError(t, err)
-	require.Equal(t, memstats{heap: 1 << 20, goHeld: 2 << 20, rss: 3 << 20, ok: true}, m)
-	require.NoError(t, os.WriteFile(path, []byte("heap_peak_bytes=x\n"), 0o600))
-	_, err = readMemstats(path)
-	require.Error(t, err)
-}
-
 // Without GNU time, runRSS measures through the helper: the command's
 // output, exit code and a peak RSS of its own.
 func TestRunRSSHelper(t *testing.T) {

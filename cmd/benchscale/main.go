@@ -229,11 +229,15 @@ type measure struct {
 type findRow struct {
 	q                          query
 	chron20, chronAll, fts, rg measure
-	chronDocs, chronLines      int // from the listing of every matching document
-	ftsDocs                    int
-	rgFiles, rgLines           int
-	ftsScan                    bool // a term under 3 characters: FTS5 scanned with instr()
-	disagree                   []string
+	// chronHeap: chronicle's memory figures in one more run of the
+	// --limit 20 query (CHRONICLE_MEMSTATS; the sampler's own pages stay
+	// out of the measured runs).
+	chronHeap             benchtool.Memstats
+	chronDocs, chronLines int // from the listing of every matching document
+	ftsDocs               int
+	rgFiles, rgLines      int
+	ftsScan               bool // a term under 3 characters: FTS5 scanned with instr()
+	disagree              []string
 }
 
 // result is everything measured at one size.
@@ -442,6 +446,10 @@ func benchQuery(t tools, dir string, q query) (findRow, error) {
 	var err error
 	if row.chron20, _, err = timed(dir, t.chron, append(base, "20", "--", q.text())...); err != nil {
 		return row, err
+	}
+	statsFile := filepath.Join(dir, "find.memstats")
+	if _, err := runProcEnv(dir, []string{"CHRONICLE_MEMSTATS=" + statsFile}, t.chron, append(base, "20", "--", q.text())...); err == nil {
+		row.chronHeap, _ = benchtool.ReadMemstats(statsFile)
 	}
 	// Listing every matching document is what gives the count (find prints
 	// no total), and is the fair match for count(*) and rg -c.

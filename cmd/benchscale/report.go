@@ -129,6 +129,20 @@ func printReport(w io.Writer, t tools, m *manifest, rs []*result) {
 			peak(func(f findRow) int64 { return f.rg.rssKiB }),
 		}
 	})
+	add("find Go heap / Go runtime peak (largest query, --limit 20)", func(r *result) [3]string {
+		var heap, held uint64
+		class := ""
+		for _, f := range r.rows {
+			if f.chronHeap.Heap > heap {
+				heap, class = f.chronHeap.Heap, f.q.class
+			}
+			held = max(held, f.chronHeap.GoHeld)
+		}
+		if heap == 0 {
+			return [3]string{"n/a", "–", "–"}
+		}
+		return [3]string{fmt.Sprintf("%.1f MiB (%s) / %.1f MiB; the rest of RSS is the mapped archive", float64(heap)/(1<<20), class, float64(held)/(1<<20)), "–", "–"}
+	})
 	add("entity NAME", func(r *result) [3]string {
 		c := fmt.Sprintf("%s · %s events", msec(r.entity.wall), thousands(r.entityN))
 		if r.entityName == "" {

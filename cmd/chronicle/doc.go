@@ -34,4 +34,9 @@
 // A sample costs about a microsecond; without the variable nothing is
 // sampled. `make bench-real` uses it to show the heap of a batch ingest
 // beside its RSS.
+//
+// # CPU profile
+//
+// With CHRONICLE_CPUPROFILE=FILE, chronicle writes a CPU profile of the
+// whole command to FILE (created 0600), for `go tool pprof`.
 package main

@@ -150,3 +150,35 @@ func AptInstall(logf func(format string, args ...any), pkgs []string) {
 		}
 	}
 }
+
+// Memstats is what chronicle writes under CHRONICLE_MEMSTATS (see
+// cmd/chronicle's doc.go).
+type Memstats struct {
+	Heap, GoHeld, RSS uint64 // bytes: Go heap peak, Go runtime peak, peak RSS
+	OK                bool
+}
+
+// ReadMemstats reads a CHRONICLE_MEMSTATS file.
+func ReadMemstats(path string) (Memstats, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return Memstats{}, err
+	}
+	m := Memstats{OK: true}
+	for _, f := range strings.Fields(string(b)) {
+		k, v, _ := strings.Cut(f, "=")
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			return Memstats{}, fmt.Errorf("%s: %q: %w", path, f, err)
+		}
+		switch k {
+		case "heap_peak_bytes":
+			m.Heap = n
+		case "go_peak_bytes":
+			m.GoHeld = n
+		case "rss_peak_bytes":
+			m.RSS = n
+		}
+	}
+	return m, nil
+}

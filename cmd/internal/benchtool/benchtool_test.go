@@ -2,6 +2,8 @@ package benchtool
 
 import (
 	"encoding/binary"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -67,4 +69,15 @@ func FuzzMoStrings(f *testing.F) {
 	f.Add(mo(binary.BigEndian, "hello"))
 	f.Add([]byte("plain"))
 	f.Fuzz(func(t *testing.T, b []byte) { MoStrings(b) })
+}
+
+func TestReadMemstats(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "m")
+	require.NoError(t, os.WriteFile(path, []byte("heap_peak_bytes=1048576 go_peak_bytes=2097152 rss_peak_bytes=3145728 gc_cycles=4\n"), 0o600))
+	m, err := ReadMemstats(path)
+	require.NoError(t, err)
+	require.Equal(t, Memstats{Heap: 1 << 20, GoHeld: 2 << 20, RSS: 3 << 20, OK: true}, m)
+	require.NoError(t, os.WriteFile(path, []byte("heap_peak_bytes=x\n"), 0o600))
+	_, err = ReadMemstats(path)
+	require.Error(t, err)
 }
