@@ -32,7 +32,12 @@ type termBatch struct {
 	entries int
 	// checked: the groups whose postings pages the batch has checked
 	// (checkGroupPages).
-	checked map[uint64]bool
+	checked       map[uint64]bool
+	checkedSupers map[uint64]bool
+	// sums: the summary writes of the folds of the current write
+	// transaction, written once before it commits (update): a batch's
+	// groups share their super-group's summary blocks.
+	sums index.SummaryBatch
 }
 
 // Fold thresholds of a batch: a fold rewrites the group's postings once,
@@ -91,7 +96,7 @@ func (a *Archive) addGrams(tx *bolt.Tx, seq uint64, d *index.DocGrams) (committe
 	}
 	docs := append(b.docs[:len(b.docs):len(b.docs)], d)
 	if len(docs) >= foldDocs || b.entries+d.Len() >= foldEntries || seq%index.GroupSize == index.GroupSize-1 {
-		if err := index.FoldTerms(tx, docs); err != nil {
+		if err := index.FoldTermsDeferred(tx, docs, &b.sums); err != nil {
 			return nil, indexDamage(tx, err)
 		}
 		return func() { b.docs, b.entries = nil, 0 }, nil
@@ -101,14 +106,12 @@ func (a *Archive) addGrams(tx *bolt.Tx, seq uint64, d *index.DocGrams) (committe
 
 // checkGroupPages checks, once per batch, the pages of the term postings
 // of group (its keys start with the group number, u32 BE) that a fold
-// will rewrite: the write guard (writeguard.go) of a document whose grams
-// wait in the batch, whose own transaction does not touch them.
+// will rewrite, and once per batch those of its super-group's summary:
+// the write guard (writeguard.go) of a document whose grams wait in the
+// batch, whose own transaction does not touch them.
 func (a *Archive) checkGroupPages(tx *bolt.Tx, b *termBatch, group uint64) error {
-	if b.checked[group] {
-		return nil
-	}
-	grams := tx.Bucket([]byte("grams"))
-	if grams == nil || grams.Root() == 0 { // inline: in the root bucket's page, which the guard checks
+	super := group / index.GroupSize
+	if b.checked[group] && b.checkedSupers[super] {
 		return nil
 	}
 	f, err := os.Open(a.path)
@@ -117,26 +120,30 @@ func (a *Archive) checkGroupPages(tx *bolt.Tx, b *termBatch, group uint64) error
 	}
 	defer f.Close()
 	w, _, err := newPageWalker(f, tx)
-	if err == nil {
-		lo, hi := unitRange(group)
-		err = w.span(uint64(grams.Root()), lo, hi)
-	}
 	if err != nil {
-		return &errDamagedArchive{path: a.path, detail: fmt.Sprintf("bucket grams: %v", err)}
+		return &errDamagedArchive{path: a.path, detail: err.Error()}
 	}
-	// The fold also rewrites its super-group's summary (index/supers.go).
-	if sums := tx.Bucket([]byte("gramgroups")); sums != nil && sums.Root() != 0 {
-		// Its super-group's keys through the folded mark, after every key
-		// (the super-group is the last one, unless a repair runs).
-		lo, _ := unitRange(group / index.GroupSize)
+	// A bucket still inline lives in the root bucket's page, which the
+	// guard checks.
+	if grams := tx.Bucket([]byte("grams")); !b.checked[group] && grams != nil && grams.Root() != 0 {
+		lo, hi := unitRange(group)
+		if err := w.span(uint64(grams.Root()), lo, hi); err != nil {
+			return &errDamagedArchive{path: a.path, detail: fmt.Sprintf("bucket grams: %v", err)}
+		}
+	}
+	// The fold also rewrites its super-group's summary (index/supers.go):
+	// its keys through the folded mark, after every key (the super-group
+	// is the last one, unless a repair runs).
+	if sums := tx.Bucket([]byte("gramgroups")); !b.checkedSupers[super] && sums != nil && sums.Root() != 0 {
+		lo, _ := unitRange(super)
 		if err := w.span(uint64(sums.Root()), lo, nil); err != nil {
 			return &errDamagedArchive{path: a.path, detail: fmt.Sprintf("bucket gramgroups: %v", err)}
 		}
 	}
 	if b.checked == nil {
-		b.checked = map[uint64]bool{}
+		b.checked, b.checkedSupers = map[uint64]bool{}, map[uint64]bool{}
 	}
-	b.checked[group] = true
+	b.checked[group], b.checkedSupers[super] = true, true
 	return nil
 }
 

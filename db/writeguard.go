@@ -47,7 +47,16 @@ func (e *errDamagedArchive) Unwrap() []error { return []error{ErrWriteRefused, E
 func (a *Archive) update(fn func(tx *bolt.Tx) error) error {
 	return a.bolt.Update(func(tx *bolt.Tx) error {
 		if err := fn(tx); err != nil {
+			if a.batch != nil {
+				a.batch.sums.Discard()
+			}
 			return err
+		}
+		// The summary writes the batch's folds deferred (termbatch.go).
+		if a.batch != nil {
+			if err := a.batch.sums.Flush(tx); err != nil {
+				return indexDamage(tx, err)
+			}
 		}
 		return a.guardWrite(tx, false)
 	})

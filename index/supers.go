@@ -93,6 +93,28 @@ func (u *summaryUpdate) add(group uint32, bk []byte, lasts []byte) {
 	}
 }
 
+// SummaryBatch holds the summary writes of folds (FoldTermsDeferred) until
+// Flush. The zero value is empty.
+type SummaryBatch struct{ u summaryUpdate }
+
+// Pending reports whether the batch holds writes.
+func (s *SummaryBatch) Pending() bool { return len(s.u.groups) > 0 || len(s.u.grams) > 0 }
+
+// Flush writes the batch into the summaries of tx, moves the folded mark,
+// and empties the batch (whether or not the write succeeds: a failed one
+// rolls tx back).
+func (s *SummaryBatch) Flush(tx *bolt.Tx) error {
+	if !s.Pending() {
+		return nil
+	}
+	err := s.u.apply(tx)
+	s.Discard()
+	return err
+}
+
+// Discard empties the batch (its transaction rolled back).
+func (s *SummaryBatch) Discard() { s.u.grams, s.u.groups = s.u.grams[:0], s.u.groups[:0] }
+
 // apply writes the update into the summaries and moves the folded mark.
 func (u *summaryUpdate) apply(tx *bolt.Tx) error {
 	b := tx.Bucket(bucketSupers)

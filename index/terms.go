@@ -303,25 +303,36 @@ func (d *DocGrams) Len() int { return len(d.entries) }
 // is skipped. Until it is folded, a document is not in the term index:
 // Bounds returns it as a candidate for every query.
 func FoldTerms(tx *bolt.Tx, docs []*DocGrams) error {
+	var sums SummaryBatch
+	if err := FoldTermsDeferred(tx, docs, &sums); err != nil {
+		return err
+	}
+	return sums.Flush(tx)
+}
+
+// FoldTermsDeferred is FoldTerms with the group summaries' writes added to
+// sums: folds of many groups in one transaction write each summary block
+// once, at sums.Flush, which must run before the transaction commits.
+func FoldTermsDeferred(tx *bolt.Tx, docs []*DocGrams, sums *SummaryBatch) error {
 	b := tx.Bucket(bucketGrams)
 	if b == nil {
 		return fmt.Errorf("index: %s bucket missing", bucketGrams)
 	}
 	docs = slices.Clone(docs)
 	slices.SortFunc(docs, func(x, y *DocGrams) int { return cmpUint(x.Seq, y.Seq) })
-	var sum summaryUpdate
+	sum := &sums.u
 	for i := 0; i < len(docs); {
 		group, _ := groupOf(docs[i].Seq)
 		j := i + 1
 		for j < len(docs) && docs[j].Seq/GroupSize == uint64(group) {
 			j++
 		}
-		if err := foldGroup(b, group, docs[i:j], &sum); err != nil {
+		if err := foldGroup(b, group, docs[i:j], sum); err != nil {
 			return err
 		}
 		i = j
 	}
-	return sum.apply(tx)
+	return nil
 }
 
 func cmpUint(x, y uint64) int {
