@@ -267,6 +267,9 @@ func (a *Archive) scoreDoc(c index.Bound, q *find.Query, sc *lineScorer) (sd sco
 	}()
 	sd.seq = seq
 	err = a.bolt.View(func(tx *bolt.Tx) error {
+		if tx.Bucket(bucketSeqs).Get(seqKey(seq)) == nil {
+			return fmt.Errorf("archive %s: document #%d: %w: no sequence entry (run `chronicle check`; restore from a copy)", tx.DB().Path(), seq, ErrCorrupt)
+		}
 		rec := index.LinesRecord(tx, seq)
 		if rec == nil {
 			return a.searchWhole(tx, seq, q, &sd)
@@ -424,11 +427,8 @@ func liveBounds(tx *bolt.Tx, terms [][]byte, upTo uint64) ([]index.Bound, error)
 	if err != nil {
 		return nil, indexDamage(tx, err)
 	}
-	for _, b := range bounds {
-		if seqs.Get(seqKey(b.Seq)) == nil {
-			return nil, fmt.Errorf("archive %s: document #%d: %w: no sequence entry (run `chronicle check`; restore from a copy)", tx.DB().Path(), b.Seq, ErrCorrupt)
-		}
-	}
+	// A candidate's own sequence entry is checked when it is scored
+	// (scoreDoc): one the ranking never reaches cannot change the answer.
 	return bounds, nil
 }
 

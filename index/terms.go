@@ -785,7 +785,10 @@ func Bounds(tx *bolt.Tx, maxSeq uint64, terms [][]byte) ([]Bound, error) {
 	for i, d := range distinct {
 		termGrams[i] = d.grams
 	}
-	var out []Bound
+	// Room for every document at once: a common term's bounds would
+	// otherwise be copied at each growth, and in a fresh process each
+	// copy faults in new pages; untouched capacity costs nothing.
+	out := make([]Bound, 0, min(maxSeq, 1<<22))
 	key := make([]byte, 0, 8)
 	var summary uint64 // the groups of the current super-group the summary leaves
 	for group := uint32(0); maxSeq > 0 && uint64(group)*GroupSize <= maxSeq; group++ {
@@ -801,11 +804,15 @@ func Bounds(tx *bolt.Tx, maxSeq uint64, terms [][]byte) ([]Bound, error) {
 				continue
 			}
 		}
-		start, err := r.start(group)
-		if err != nil {
-			return nil, err
-		}
 		live := groupLive(group, maxSeq)
+		// A group below the folded mark has all its documents folded (the
+		// mark is sealed): its start entry need not be read.
+		start := Posting{Bitmap: live}
+		if unindexed || !sum.trusted(group) {
+			if start, err = r.start(group); err != nil {
+				return nil, err
+			}
+		}
 		// Documents not folded into the postings yet (an ingest batch in
 		// progress or interrupted) may hold any term.
 		pending := live &^ start.Bitmap

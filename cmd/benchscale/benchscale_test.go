@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/stretchr/testify/require"
+	bolt "go.etcd.io/bbolt"
 )
 
 func TestCutPoint(t *testing.T) {
@@ -246,4 +248,48 @@ func TestWritePool(t *testing.T) {
 	left, err := filepath.Glob(dir + ".building-*")
 	require.NoError(t, err)
 	require.Empty(t, left, "no half-built directory is left behind")
+}
+
+// TestBucketUses reads the bucket statistics of a real bbolt file: every
+// bucket, largest first, and the rest of the file as other pages, all of
+// it accounted for.
+func TestBucketUses(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "a.db")
+	b, err := bolt.Open(path, 0o600, nil)
+	require.NoError(t, err)
+	require.NoError(t, b.Update(func(tx *bolt.Tx) error {
+		big, err := tx.CreateBucket([]byte("big"))
+		if err != nil {
+			return err
+		}
+		for i := range 2000 {
+			if err := big.Put([]byte(fmt.Sprintf("k%05d", i)), bytes.Repeat([]byte{'v'}, 100)); err != nil {
+				return err
+			}
+		}
+		small, err := tx.CreateBucket([]byte("small"))
+		if err != nil {
+			return err
+		}
+		return small.Put([]byte("k"), []byte("v"))
+	}))
+	require.NoError(t, b.Close())
+	st, err := os.Stat(path)
+	require.NoError(t, err)
+	us, err := bucketUses(path, st.Size())
+	require.NoError(t, err)
+	require.Len(t, us, 3)
+	require.Equal(t, "big", us[0].name)
+	require.Equal(t, 2000, us[0].keys)
+	require.Greater(t, us[0].inuse, int64(2000*100))
+	require.GreaterOrEqual(t, us[0].alloc, us[0].inuse)
+	require.Equal(t, "small", us[1].name)
+	var sum int64
+	for _, u := range us {
+		sum += u.alloc
+	}
+	require.Equal(t, st.Size(), sum)
+	var out strings.Builder
+	printBytes(&out, &result{docs: 10, sizes: sizeStats{total: 1e6}, archive: st.Size(), buckets: us})
+	require.Contains(t, out.String(), "| big | 2,000 |")
 }

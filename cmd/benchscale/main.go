@@ -256,6 +256,7 @@ type result struct {
 	entityName string
 	entityN    int
 	entity     measure
+	buckets    []bucketUse // where the archive's bytes go
 	docsCmd    measure
 	docsN      int
 	stats      measure
@@ -333,6 +334,9 @@ func benchSize(t tools, pool string, m *manifest, n int) (*result, error) {
 	}
 	if st, err := os.Stat(filepath.Join(dir, "archive.db")); err == nil {
 		r.archive = st.Size()
+		if r.buckets, err = bucketUses(filepath.Join(dir, "archive.db"), r.archive); err != nil {
+			logf("%v", err)
+		}
 	}
 	logf("%d documents: chronicle ingest took %.1f s (%.0f docs/s, %.2f MB/s), peak RSS %s, archive %.1f MB",
 		len(files), p.wall.Seconds(), float64(len(files))/p.wall.Seconds(), mb/p.wall.Seconds(), mibs(p.maxRSS), float64(r.archive)/1e6)

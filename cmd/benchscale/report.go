@@ -169,6 +169,9 @@ func printReport(w io.Writer, t tools, m *manifest, rs []*result) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w)
 	for _, r := range rs {
+		printBytes(w, r)
+	}
+	for _, r := range rs {
 		var ts []string
 		for _, f := range r.rows {
 			held := "in %s docs as a word"
