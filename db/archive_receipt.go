@@ -237,7 +237,7 @@ func FindResult(hits []FindHit) []byte {
 
 // EntityHitJSON renders one entity hit as `entity NAME` prints it
 // (document_sha256, names, role, predicate, other, amount, currency, time,
-// modality, polarity, status and the SPEC 5.1 evidence object), or without
+// modality, polarity, status and the CONTRACT 5.1 evidence object), or without
 // the "names" member when names is false (the canonical form a receipt
 // binds).
 func EntityHitJSON(h *EntityHit, names bool) []byte {

@@ -226,7 +226,7 @@ func (c *ixCorpus) docs(t testing.TB) []*db.Document {
 	return docs
 }
 
-// ixTerms returns a random terms string (SPEC 11.2): words of the pools,
+// ixTerms returns a random terms string (CONTRACT 11.2): words of the pools,
 // pieces of the documents (whole characters, so the string stays UTF-8),
 // 1- and 2-byte terms, multibyte characters, absent terms, duplicates.
 func ixTerms(r *rand.Rand, docs [][]byte) string {

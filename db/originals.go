@@ -145,7 +145,7 @@ func (a *Archive) Originals(doc *Digest) ([]*Original, error) {
 
 // VerifyOriginal verifies an original V1/V2 receipt against the archive
 // instead of the file system: the store is the archive's store whose SHA-256
-// equals the receipt's store_sha256, and every other rule of SPEC 4 applies
+// equals the receipt's store_sha256, and every other rule of CONTRACT 4 applies
 // unchanged, so the outcome (VALID, INVALID, UNSUPPORTED) is the one the
 // receipt gets on disk beside its store.
 func (a *Archive) VerifyOriginal(data []byte, replay receipt.Replayer) (receipt.Outcome, error) {

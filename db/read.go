@@ -331,7 +331,7 @@ func (a *Archive) LoadEvidence(d *Document) (*engine.Store, error) {
 }
 
 // Rebuild reproduces a document's canonical store bytes, checks them
-// against the recorded store digest and loads them with every check of SPEC
+// against the recorded store digest and loads them with every check of CONTRACT
 // 3.3, including the canonical replay. The chunks are decompressed
 // straight into the store bytes, which the returned store's Source
 // aliases: one copy of the source in all.

@@ -15,7 +15,7 @@ import (
 
 // Settlement across documents.
 //
-// A settlement question over several documents is the reasoner of SPEC 9,
+// A settlement question over several documents is the reasoner of CONTRACT 9,
 // unchanged (settle.EvaluateSequence), over one event sequence: the chosen
 // documents in import order (their sequence numbers), each document's
 // events in source order. By default the documents are the archive's
@@ -35,7 +35,7 @@ import (
 
 // CrossSettlement is the answer to a settlement question across documents.
 type CrossSettlement struct {
-	Result *settle.Settlement // its JSON is the canonical result (SPEC 5.1, each evidence naming its document)
+	Result *settle.Settlement // its JSON is the canonical result (CONTRACT 5.1, each evidence naming its document)
 	// Docs are the documents whose events name a candidate borrower or
 	// lender (those the answer read), in import order.
 	Docs []*Document
@@ -189,7 +189,7 @@ func (a *Archive) gatherSequence(question string, keep func(seq uint64) bool) ([
 }
 
 // SettleResult is the canonical result a settle receipt binds: the
-// settlement's JSON (SPEC 5.1), the line `settle --json` prints.
+// settlement's JSON (CONTRACT 5.1), the line `settle --json` prints.
 func SettleResult(c *CrossSettlement) []byte { return c.Result.JSON() }
 
 // IssueSettle answers Settle and issues its ARCHIVE-SETTLE receipt without

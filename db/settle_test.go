@@ -42,7 +42,7 @@ func ingestTexts(t testing.TB, a *db.Archive, texts ...string) []*db.Document {
 // lines joins records into a document text.
 func lines(records ...string) string { return strings.Join(records, "\n") + "\n" }
 
-// jsonString escapes s as SPEC 5 says: \" \\ \n \r \t, other bytes below
+// jsonString escapes s as CONTRACT 5 says: \" \\ \n \r \t, other bytes below
 // 0x20 as \u00xx (lowercase), everything else raw.
 func jsonString(s string) string {
 	var b strings.Builder
@@ -74,7 +74,7 @@ func jsonString(s string) string {
 // at names an evidence span: document (1-based, as ingested) and line.
 type at struct{ doc, line int }
 
-// wantSettle builds the full canonical JSON (SPEC 5.1) a settlement across
+// wantSettle builds the full canonical JSON (CONTRACT 5.1) a settlement across
 // docs must give, from the stored events of the cited lines: debt is the
 // debt object or "null", settled the settled object.
 func wantSettle(t *testing.T, a *db.Archive, docs []*db.Document, question, status, debt, settled string, evidence ...at) string {
@@ -105,7 +105,7 @@ func debtOf(num, den int64, currency string) string {
 
 func settledOf(num, den int64) string { return fmt.Sprintf(`{"num":%d,"den":%d}`, num, den) }
 
-// TestSettleAcrossDocumentsRules: one case per rule of SPEC 9, with the
+// TestSettleAcrossDocumentsRules: one case per rule of CONTRACT 9, with the
 // events that decide it split across two or three documents (the debt in
 // one, the link in another, the payment or the contradiction in a third);
 // each asserts the full JSON. Every case is also settled over the

@@ -10,7 +10,7 @@ import (
 	"github.com/casper-chronicle/chronicle/engine/settle"
 )
 
-// spec14Corpus is the 5,000,096-byte benchmark corpus of SPEC 14.
+// spec14Corpus is the 5,000,096-byte benchmark corpus of CONTRACT 14.
 // BenchmarkSpec14 measures the ARCHITECTURE 7 targets on the SPEC 14 corpus:
 // ingest with indexing and the durable commit, the settlement query
 // (lookup, checked load, evaluation, receipt bytes), the receipt's durable

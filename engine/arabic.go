@@ -5,7 +5,7 @@ import (
 	"unicode/utf8"
 )
 
-// arabicKind is the sentence form chosen by the line prefix (SPEC 7.4).
+// arabicKind is the sentence form chosen by the line prefix (CONTRACT 7.4).
 type arabicKind int
 
 const (
@@ -130,7 +130,7 @@ const (
 	slotTime
 )
 
-// parseArabic matches the bounded Arabic sentence grammar (SPEC 7.4).
+// parseArabic matches the bounded Arabic sentence grammar (CONTRACT 7.4).
 func parseArabic(text []byte) (fields, bool, error) {
 	kind := -1
 	for k, p := range arabicPrefixes {
@@ -205,7 +205,7 @@ func parseArabic(text []byte) (fields, bool, error) {
 	return f, true, nil
 }
 
-// parseArabicMoney splits MONEY into NUMBER and CURRENCY (SPEC 7.4 step 6).
+// parseArabicMoney splits MONEY into NUMBER and CURRENCY (CONTRACT 7.4 step 6).
 // An unknown currency is no match; a bad number under a known currency is
 // fatal.
 func parseArabicMoney(money []byte, at int) (Rational, string, bool, error) {

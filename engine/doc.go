@@ -4,12 +4,17 @@
 // the three extraction grammars, event identities, the CASPER-CHRON-V1/V2
 // store format, and integrity receipts.
 //
+// The contract is written down in engine/CONTRACT.md. Throughout the
+// repository a comment citing "CONTRACT n" or "CONTRACT n.m" means section
+// n (or n.m) of that document; engine/contract_doc_test.go holds the
+// document's constants and examples to the code.
+//
 // # Basics
 //
 // Extract turns source bytes into events with a parser Profile (V2 for new
 // stores, V1 for replaying legacy stores). NewStore and Store.Encode build the
 // canonical store bytes; Load parses store bytes and accepts them only after
-// every check of SPEC 3.3, including the canonical replay of the event table.
+// every check of CONTRACT 3.3, including the canonical replay of the event table.
 //
 // # Caveats
 //

@@ -7,11 +7,11 @@ import (
 	"fmt"
 )
 
-// Event is one extracted event with its exact evidence span (SPEC 3.2).
+// Event is one extracted event with its exact evidence span (CONTRACT 3.2).
 // Text fields hold the exact bytes written to the store.
 type Event struct {
-	ID        [32]byte // event_id (SPEC 2)
-	SpanID    [32]byte // evidence_span_id (SPEC 2)
+	ID        [32]byte // event_id (CONTRACT 2)
+	SpanID    [32]byte // evidence_span_id (CONTRACT 2)
 	ByteStart uint64   // absolute, half-open span offsets into the source
 	ByteEnd   uint64
 	LineStart uint64 // 1-based; LineEnd always equals LineStart
@@ -29,7 +29,7 @@ func (e *Event) Fields() [8]string {
 	return [8]string{e.Subject, e.Predicate, e.Object, e.Currency, e.Time, e.Modality, e.Polarity, e.Status}
 }
 
-// Predicates, polarities, statuses and modalities with a meaning (SPEC 7.2, 9).
+// Predicates, polarities, statuses and modalities with a meaning (CONTRACT 7.2, 9).
 const (
 	PredBorrowedFrom    = "BORROWED_FROM"
 	PredPaidTo          = "PAID_TO"
@@ -101,7 +101,7 @@ func (e *ExtractError) Error() string {
 // Unwrap returns the sentinel error.
 func (e *ExtractError) Unwrap() error { return e.Err }
 
-// spanMessage builds the ID message of SPEC 2: prefix ‖ document digest ‖
+// spanMessage builds the ID message of CONTRACT 2: prefix ‖ document digest ‖
 // byte_start ‖ byte_end (u64 LE) ‖ span bytes.
 func spanDigest(prefix string, doc *[32]byte, start, end uint64, span []byte) [32]byte {
 	h := sha256.New()

@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// Profile selects the extraction grammars (SPEC 7.1).
+// Profile selects the extraction grammars (CONTRACT 7.1).
 type Profile int
 
 const (
@@ -99,7 +99,7 @@ func lineError(line Line, err error) error {
 	return &ExtractError{Line: line.Number, Offset: line.Start + re.at, Err: re.err, Detail: re.detail}
 }
 
-// parseLine dispatches one physical line (SPEC 7.1). It returns the event
+// parseLine dispatches one physical line (CONTRACT 7.1). It returns the event
 // fields and true, false for prose, or a *ruleError that rejects the source.
 func parseLine(text []byte, profile Profile) (fields, bool, error) {
 	if bytes.HasPrefix(text, typedPrefix) {

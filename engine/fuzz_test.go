@@ -127,7 +127,7 @@ func spanOf(line []byte) []byte {
 }
 
 // ---------------------------------------------------------------------------
-// Independent reference models of the three line grammars (written from SPEC
+// Independent reference models of the three line grammars (written from CONTRACT
 // 7.2-7.5 without the engine code).
 
 type refResult struct {
@@ -270,7 +270,7 @@ func refDay(s string) bool {
 	return false
 }
 
-// refArabic follows SPEC 7.4 steps 1-8. It returns match=false with no fatal
+// refArabic follows CONTRACT 7.4 steps 1-8. It returns match=false with no fatal
 // error for "no match".
 func refArabic(span string) refResult {
 	kind := -1
@@ -435,7 +435,7 @@ func refArabic(span string) refResult {
 	return refResult{match: true, ev: e}
 }
 
-// refLine dispatches one V2 line (SPEC 7.1) with the reference models.
+// refLine dispatches one V2 line (CONTRACT 7.1) with the reference models.
 func refLine(span string) refResult {
 	if strings.HasPrefix(span, "@chronicle\t") {
 		return refTyped(span)

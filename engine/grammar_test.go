@@ -39,7 +39,7 @@ func evsOf(events []Event) []ev {
 	return out
 }
 
-// lit is the event of a literal statement (SPEC 3.2 field table).
+// lit is the event of a literal statement (CONTRACT 3.2 field table).
 func lit(s, p, o string) ev {
 	return ev{s, p, o, NoValue, NoValue, NoValue, ModalityLiteral, PolarityPositive, StatusAsserted}
 }
@@ -76,7 +76,7 @@ func requireExtractError(t testing.TB, err error, sentinel error, line, offset i
 }
 
 // checkEvents asserts the invariants every extracted event satisfies: spans
-// are whole physical lines without LF and one trailing CR, IDs follow SPEC 2,
+// are whole physical lines without LF and one trailing CR, IDs follow CONTRACT 2,
 // text fields are 1..127 bytes of strict UTF-8, amounts are reduced and an
 // absent amount is stored as 0/1.
 func checkEvents(t testing.TB, src []byte, events []Event) {
@@ -151,7 +151,7 @@ func runGrammarCases(t *testing.T, profile Profile, cases []gcase) {
 }
 
 // ---------------------------------------------------------------------------
-// SPEC 7.1 dispatch.
+// CONTRACT 7.1 dispatch.
 
 const (
 	typedOK   = "@chronicle\tAlice\tBORROWED_FROM\tBob\t100\tSAR\tT1\tASSERTED\tPOSITIVE\tCONFIRMED"
@@ -209,7 +209,7 @@ func TestDispatchV1(t *testing.T) {
 }
 
 // ---------------------------------------------------------------------------
-// SPEC 7.2 typed records.
+// CONTRACT 7.2 typed records.
 
 // typedFieldOffset is the offset of field k (0-based) within a typed line.
 func typedFieldOffset(fields []string, k int) int {
@@ -324,7 +324,7 @@ func TestTypedRecordErrors(t *testing.T) {
 	for _, s := range []string{"confirmed", "UNKNOWN", "CONFIRMED ", "DENY", "-", "CONFIRMED\rX"} {
 		add(fmt.Sprintf("status %q", s), with(8, s), ErrTypedRecord, 8)
 	}
-	// Amount syntax (SPEC 7.5).
+	// Amount syntax (CONTRACT 7.5).
 	for _, a := range []string{"-0", "+1", " 1", "1 ", "/1", "1/", "1/2/3", "1.5", "1,5", "--", "x", "١٠٠",
 		"1/0", "0/0", pow63Text, "1/" + pow63Text, "18446744073709551616", strings.Repeat("9", 127)} {
 		add("amount "+a, with(3, a), ErrTypedRecord, 3)
@@ -337,7 +337,7 @@ func TestTypedRecordErrors(t *testing.T) {
 }
 
 // ---------------------------------------------------------------------------
-// SPEC 7.3 literal statements.
+// CONTRACT 7.3 literal statements.
 
 func TestLiteralStatements(t *testing.T) {
 	cases := []gcase{
@@ -354,7 +354,7 @@ func TestLiteralStatements(t *testing.T) {
 		{name: "non-forbidden unicode punctuation", src: "a\u2013b c\u00bfd e\u061ef.", want: []ev{lit("a\u2013b", "c\u00bfd", "e\u061ef")}},
 		{name: "emoji and digits", src: "😀 123 ٤٥.", want: []ev{lit("😀", "123", "٤٥")}},
 		{name: "three literals", src: "a b c.\nd e f.\ng h i.", want: []ev{lit("a", "b", "c"), lit("d", "e", "f"), lit("g", "h", "i")}},
-		{name: "arabic prefix fall-through (SPEC 7.4)", src: "أقر أحمد كتابا.", want: []ev{lit("أقر", "أحمد", "كتابا")}},
+		{name: "arabic prefix fall-through (CONTRACT 7.4)", src: "أقر أحمد كتابا.", want: []ev{lit("أقر", "أحمد", "كتابا")}},
 		{name: "arabic prefix with trailing space", src: "أقر أحمد كتابا. ", want: []ev{lit("أقر", "أحمد", "كتابا")}},
 		{name: "tokens of 127 bytes", src: strings.Repeat("a", 127) + " " + strings.Repeat("ب", 63) + "c " + strings.Repeat("d", 127) + ".",
 			want: []ev{lit(strings.Repeat("a", 127), strings.Repeat("ب", 63)+"c", strings.Repeat("d", 127))}},
@@ -401,7 +401,7 @@ func TestLiteralStatements(t *testing.T) {
 }
 
 // ---------------------------------------------------------------------------
-// SPEC 7.4 Arabic sentences.
+// CONTRACT 7.4 Arabic sentences.
 
 const (
 	arAhmed  = "أحمد"
@@ -414,7 +414,7 @@ const (
 	arDay3   = "اليوم الثالث"
 )
 
-// Sentence builders: prefix + pieces joined by the separators of SPEC 7.4.
+// Sentence builders: prefix + pieces joined by the separators of CONTRACT 7.4.
 func arAck(subject, object, money, day string) string {
 	return "أقر " + subject + " بأنه اقترض من " + object + " مبلغ " + money + " في " + day + "."
 }
@@ -568,7 +568,7 @@ func TestArabicCurrencyAndDigits(t *testing.T) {
 	runGrammarCases(t, ProfileV2, cases)
 }
 
-// SPEC 7.4 step 6: MONEY is evaluated before names and day, so a bad number
+// CONTRACT 7.4 step 6: MONEY is evaluated before names and day, so a bad number
 // is fatal even when the names and the day are invalid; but a structural
 // miss (step 5) comes first and makes the line prose.
 func TestArabicEvaluationOrder(t *testing.T) {
@@ -719,7 +719,7 @@ func TestArabicDays(t *testing.T) {
 }
 
 // Lines that fail the sentence grammar are retried as literal statements
-// (SPEC 7.4, 17.2).
+// (CONTRACT 7.4, 17.2).
 func TestArabicFallThroughToLiteral(t *testing.T) {
 	runGrammarCases(t, ProfileV2, []gcase{
 		{name: "ack prefix", src: "أقر أحمد كتابا.", want: []ev{lit("أقر", "أحمد", "كتابا")}},
@@ -793,7 +793,7 @@ func TestGrammarTablesMatchEngine(t *testing.T) {
 }
 
 // Every Unicode scalar value, as a one-character name word, is valid exactly
-// when it is an ASCII letter or lies in the three code point ranges (SPEC
+// when it is an ASCII letter or lies in the three code point ranges (CONTRACT
 // 7.4 step 7); as a one-character literal token it is valid unless it is a
 // control byte, DEL, ASCII .,;:!?@ or one of the 13 listed code points (7.3).
 func TestCharacterClassesExhaustive(t *testing.T) {

@@ -18,7 +18,7 @@ func proseOfSize(n int) []byte {
 	return b
 }
 
-// SPEC 12: source size limit 8,388,608 bytes.
+// CONTRACT 12: source size limit 8,388,608 bytes.
 func TestSourceSizeLimit(t *testing.T) {
 	const tail = "Alice owns Book.\n"
 	exact := append(proseOfSize(MaxSourceSize-len(tail)), tail...)
@@ -56,7 +56,7 @@ func TestSourceSizeLimit(t *testing.T) {
 	requireExtractError(t, err, ErrSourceTooLarge, 0, MaxSourceSize)
 }
 
-// SPEC 12 / 7.1: at most 4096 events; prose lines do not count.
+// CONTRACT 12 / 7.1: at most 4096 events; prose lines do not count.
 func TestEventCountLimit(t *testing.T) {
 	kinds := []string{typedOK, arabicOK, literalOK, "some prose", ""}
 	build := func(events int) (src []byte, lastLine, lastStart int) {
@@ -91,7 +91,7 @@ func TestEventCountLimit(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, v1Events, (MaxEvents+1+2)/3)
 
-	// The span limit is checked before the event count (SPEC 7.1).
+	// The span limit is checked before the event count (CONTRACT 7.1).
 	lit4096 := bytes.Repeat([]byte("a b c.\n"), MaxEvents)
 	longLit := append(append([]byte{}, lit4096...), ("a" + strings.Repeat(" ", 1165) + "b c.\n")...)
 	_, err = Extract(longLit, sha256.Sum256(longLit), ProfileV2)
@@ -114,7 +114,7 @@ func mustStore(t testing.TB, src []byte) *Store {
 	return s
 }
 
-// SPEC 12: every event text field is at most 127 bytes: typed field.
+// CONTRACT 12: every event text field is at most 127 bytes: typed field.
 func TestTypedFieldLimit(t *testing.T) {
 	long := func(n int) string { return strings.Repeat("ف", n/2) + strings.Repeat("x", n%2) }
 	free := map[int]string{0: "subject", 2: "object", 4: "currency", 5: "time", 6: "modality"}
@@ -144,7 +144,7 @@ func TestTypedFieldLimit(t *testing.T) {
 	runGrammarCases(t, ProfileV1, cases)
 }
 
-// SPEC 12: literal token 127 vs 128 bytes (fatal only when all three tokens
+// CONTRACT 12: literal token 127 vs 128 bytes (fatal only when all three tokens
 // are otherwise valid).
 func TestLiteralTokenLimit(t *testing.T) {
 	t127, t128 := strings.Repeat("x", 127), strings.Repeat("x", 128)
@@ -173,7 +173,7 @@ func TestLiteralTokenLimit(t *testing.T) {
 	runGrammarCases(t, ProfileV2, cases)
 }
 
-// SPEC 12: Arabic sentence pieces 127 vs 128 bytes. A 128-byte piece is
+// CONTRACT 12: Arabic sentence pieces 127 vs 128 bytes. A 128-byte piece is
 // fatal as soon as it is taken; a 127-byte TIME is merely not a day.
 func TestArabicPieceLimit(t *testing.T) {
 	name127, name128 := strings.Repeat("a", 127), strings.Repeat("a", 128)
@@ -247,7 +247,7 @@ func TestArabicPieceLimit(t *testing.T) {
 	runGrammarCases(t, ProfileV2, cases)
 }
 
-// SPEC 7.1/7.3/12: an event span (literal or Arabic line) is at most 1168
+// CONTRACT 7.1/7.3/12: an event span (literal or Arabic line) is at most 1168
 // bytes; CR/LF are not part of the span.
 func TestSpanLimit(t *testing.T) {
 	literal := func(n int) string { // a literal statement of exactly n bytes
@@ -278,7 +278,7 @@ func TestSpanLimit(t *testing.T) {
 	require.EqualError(t, err, "line 2 (byte 2): event span is 1169 bytes, the limit is 1168")
 }
 
-// SPEC 7.4 step 3 / 12: an Arabic-prefixed line ending in '.' longer than
+// CONTRACT 7.4 step 3 / 12: an Arabic-prefixed line ending in '.' longer than
 // 1168 bytes is fatal even if it is not a sentence (nor a literal).
 func TestArabicLongLine(t *testing.T) {
 	var cases []gcase
@@ -310,7 +310,7 @@ func TestArabicLongLine(t *testing.T) {
 	require.Empty(t, events)
 }
 
-// SPEC 12: a rational part is at most 2^63-1 (typed and Arabic amounts).
+// CONTRACT 12: a rational part is at most 2^63-1 (typed and Arabic amounts).
 func TestRationalPartLimit(t *testing.T) {
 	rec := func(amount string) string {
 		return typed("A", "PAID_TO", "B", amount, "SAR", "T", "ASSERTED", "POSITIVE", "CONFIRMED")
@@ -349,7 +349,7 @@ func TestRationalPartLimit(t *testing.T) {
 	})
 }
 
-// SPEC 17 point 1: fatal versus silent.
+// CONTRACT 17 point 1: fatal versus silent.
 func TestFatalVersusSilent(t *testing.T) {
 	fatal := []gcase{
 		{name: "@chronicle without TAB", src: "@chronicle", err: ErrMarker, line: 1, off: 10},

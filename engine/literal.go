@@ -2,7 +2,7 @@ package engine
 
 import "unicode/utf8"
 
-// parseLiteral matches `Subject Predicate Object.` (SPEC 7.3). Violations
+// parseLiteral matches `Subject Predicate Object.` (CONTRACT 7.3). Violations
 // are "no match"; only a token of 128+ bytes in an otherwise valid statement
 // is fatal. (The span-length limit is applied by the caller.)
 func parseLiteral(text []byte) (fields, bool, error) {
@@ -57,7 +57,7 @@ func parseLiteral(text []byte) (fields, bool, error) {
 func isBlank(c byte) bool { return c == ' ' || c == '\t' }
 
 // validLiteralToken rejects control bytes, DEL, ASCII `.,;:!?@` and the
-// Unicode punctuation of SPEC 7.3.
+// Unicode punctuation of CONTRACT 7.3.
 func validLiteralToken(t []byte) bool {
 	for i := 0; i < len(t); {
 		c := t[i]

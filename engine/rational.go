@@ -9,7 +9,7 @@ import (
 )
 
 // Rational is an exact non-negative fraction Num/Den with Den > 0, always
-// reduced (SPEC 7.5, 9.1). The zero value is not valid; use Zero.
+// reduced (CONTRACT 7.5, 9.1). The zero value is not valid; use Zero.
 type Rational struct {
 	Num int64
 	Den int64
@@ -26,14 +26,14 @@ var (
 	ErrRationalRange = errors.New("amount part exceeds 9223372036854775807")
 	// ErrZeroDenominator: the denominator is zero.
 	ErrZeroDenominator = errors.New("amount has a zero denominator")
-	// ErrOverflow: a sum does not fit the int64 arithmetic of SPEC 9.1.
+	// ErrOverflow: a sum does not fit the int64 arithmetic of CONTRACT 9.1.
 	ErrOverflow = errors.New("rational overflow")
 )
 
 // MaxFieldLen is the largest text field, token or rational text in bytes.
 const MaxFieldLen = 127
 
-// ParseRational parses the amount syntax of SPEC 7.5 and reduces the value.
+// ParseRational parses the amount syntax of CONTRACT 7.5 and reduces the value.
 func ParseRational(s []byte) (Rational, error) {
 	if len(s) == 0 || len(s) > MaxFieldLen {
 		return Rational{}, ErrRationalSyntax
@@ -96,7 +96,7 @@ func reduce(num, den int64) Rational {
 	return Rational{Num: num / g, Den: den / g}
 }
 
-// Add returns r+o with the checked int64 arithmetic of SPEC 9.1: the common
+// Add returns r+o with the checked int64 arithmetic of CONTRACT 9.1: the common
 // denominator, both scaled numerators and their sum must each fit 2^63-1.
 func (r Rational) Add(o Rational) (Rational, error) {
 	g := gcd(r.Den, o.Den)

@@ -15,7 +15,7 @@ const (
 	pow62      = int64(1) << 62
 )
 
-// SPEC 7.5: DIGITS or DIGITS/DIGITS, reduced on parse.
+// CONTRACT 7.5: DIGITS or DIGITS/DIGITS, reduced on parse.
 func TestParseRational(t *testing.T) {
 	tests := []struct {
 		in       string
@@ -105,7 +105,7 @@ func requireReduced(t testing.TB, r Rational) {
 	require.Equal(t, int64(1), g.Int64(), "not reduced: %v", r)
 }
 
-// SPEC 9.1: checked addition; overflow of a scaled numerator, the common
+// CONTRACT 9.1: checked addition; overflow of a scaled numerator, the common
 // denominator or the sum.
 func TestRationalAdd(t *testing.T) {
 	q := func(n, d int64) Rational { return Rational{Num: n, Den: d} }

@@ -5,7 +5,7 @@ import (
 	"io"
 )
 
-// The benchmark corpus of SPEC 14: 5,000,096 bytes, exactly 1,000,000
+// The benchmark corpus of CONTRACT 14: 5,000,096 bytes, exactly 1,000,000
 // whitespace-separated words. Four typed records (Ahmed borrows 100 SAR
 // from Khalid; Saud is Khalid's intermediary; Ahmed pays Saud 40; an
 // UNCERTAIN/PENDING transfer of 60), each of the first three followed by

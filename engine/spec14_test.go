@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestSpec14Corpus: the corpus is SPEC 14's, byte for byte, with its word
+// TestSpec14Corpus: the corpus is CONTRACT 14's, byte for byte, with its word
 // count and its four events.
 func TestSpec14Corpus(t *testing.T) {
 	c := Spec14Corpus()

@@ -10,7 +10,7 @@ import (
 	"math"
 )
 
-// Store magics (SPEC 3.1): 15 ASCII bytes and one NUL.
+// Store magics (CONTRACT 3.1): 15 ASCII bytes and one NUL.
 var (
 	MagicV2 = []byte("CASPER-CHRON-V2\x00")
 	MagicV1 = []byte("CASPER-CHRON-V1\x00")
@@ -66,7 +66,7 @@ func (s *Store) EncodedSize() int {
 	return n
 }
 
-// Encode serialises the store byte for byte as SPEC 3.1–3.2. It copies
+// Encode serialises the store byte for byte as CONTRACT 3.1–3.2. It copies
 // the whole source: WriteTo and SHA256 give the same bytes and digest
 // without that copy, EncodeEventTable the part after the source.
 func (s *Store) Encode() []byte {
@@ -103,7 +103,7 @@ func (s *Store) AppendEventTable(out []byte) []byte {
 	return out
 }
 
-// appendEvent appends one event record (SPEC 3.2).
+// appendEvent appends one event record (CONTRACT 3.2).
 func appendEvent(out []byte, e *Event) []byte {
 	out = append(out, e.ID[:]...)
 	out = append(out, e.SpanID[:]...)
@@ -230,7 +230,7 @@ func (r *storeReader) bytes(n int) []byte {
 func (r *storeReader) u64() uint64 { return binary.LittleEndian.Uint64(r.bytes(8)) }
 func (r *storeReader) u32() uint32 { return binary.LittleEndian.Uint32(r.bytes(4)) }
 
-// Load parses store bytes and accepts them only if every check of SPEC 3.3
+// Load parses store bytes and accepts them only if every check of CONTRACT 3.3
 // holds, including the canonical replay of the event table with the parser
 // profile of the magic. Source in the returned store aliases data.
 func Load(data []byte) (*Store, error) {
@@ -262,7 +262,7 @@ func Load(data []byte) (*Store, error) {
 	return s, nil
 }
 
-// decode checks the layout (SPEC 3.3 points 1–5) without validating content.
+// decode checks the layout (CONTRACT 3.3 points 1–5) without validating content.
 func decode(data []byte) (*Store, error) {
 	r := &storeReader{b: data}
 	if len(data) < len(MagicV2) {
@@ -319,7 +319,7 @@ func decodeEvents(r *storeReader, count int, sourceSize uint64) ([]Event, error)
 }
 
 // DecodeEventTable parses an event table (the bytes after the source in a
-// store) with the layout checks of SPEC 3.3 point 4 and 5 but without the
+// store) with the layout checks of CONTRACT 3.3 point 4 and 5 but without the
 // canonical replay. The archive uses it for tables whose digest it has
 // already checked; offsets in errors are relative to the table.
 func DecodeEventTable(table []byte, count int, sourceSize uint64) ([]Event, error) {

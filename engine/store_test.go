@@ -15,7 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// g0Hex is the complete store of SPEC 3.2 (`Alice owns Book.\n`, imported_at
+// g0Hex is the complete store of CONTRACT 3.2 (`Alice owns Book.\n`, imported_at
 // 1750000000), transcribed from the hexdump.
 const g0Hex = "" +
 	"4341535045522d4348524f4e2d563200" + // magic
@@ -136,7 +136,7 @@ func TestNewStoreRejects(t *testing.T) {
 	requireExtractError(t, err, ErrInvalidText, 1, 1)
 }
 
-// SPEC 3.3: every load check, one mutation each.
+// CONTRACT 3.3: every load check, one mutation each.
 func TestLoadChecks(t *testing.T) {
 	base := mustStore(t, []byte(mixedSource))
 	enc := base.Encode()
@@ -248,7 +248,7 @@ func TestLoadChecks(t *testing.T) {
 	}
 }
 
-// SPEC 3.3 point 2: source_size above 8 MiB is malformed even when the
+// CONTRACT 3.3 point 2: source_size above 8 MiB is malformed even when the
 // bytes are present and the digest matches; exactly 8 MiB loads.
 func TestLoadSourceSizeLimit(t *testing.T) {
 	for _, n := range []int{MaxSourceSize, MaxSourceSize + 1} {
@@ -268,7 +268,7 @@ func TestLoadSourceSizeLimit(t *testing.T) {
 	}
 }
 
-// SPEC 3.3: imported_at is never checked.
+// CONTRACT 3.3: imported_at is never checked.
 func TestLoadIgnoresImportedAt(t *testing.T) {
 	enc := mustStore(t, []byte(mixedSource)).Encode()
 	for _, v := range []uint64{0, 1, 1750000000, 1 << 63, math.MaxUint64} {
@@ -281,7 +281,7 @@ func TestLoadIgnoresImportedAt(t *testing.T) {
 	}
 }
 
-// SPEC 13: V1 stores replay with the typed-only profile.
+// CONTRACT 13: V1 stores replay with the typed-only profile.
 func TestLegacyV1Stores(t *testing.T) {
 	src := []byte(mixedSource)
 	doc := sha256.Sum256(src)
@@ -349,7 +349,7 @@ func requireRejected(t *testing.T, data []byte, format string, args ...any) {
 	}
 }
 
-// Tampering with any golden store is detected (SPEC 3.3, 17.4).
+// Tampering with any golden store is detected (CONTRACT 3.3, 17.4).
 func TestGoldenStoreTampering(t *testing.T) {
 	for name, orig := range goldenStores(t) {
 		t.Run(name, func(t *testing.T) {
@@ -545,7 +545,7 @@ func setField(e *Event, k int, v string) {
 }
 
 // Swapping the version digit of the magic loads exactly when the other
-// profile extracts the same table (only typed events): SPEC 3.3 point 8
+// profile extracts the same table (only typed events): CONTRACT 3.3 point 8
 // compares tables, nothing else ties a store to its magic.
 func TestGoldenMagicSwap(t *testing.T) {
 	for name, orig := range goldenStores(t) {

@@ -5,7 +5,7 @@ import (
 	"unicode/utf8"
 )
 
-// ValidText reports whether b is strict UTF-8 in the sense of SPEC 6.1:
+// ValidText reports whether b is strict UTF-8 in the sense of CONTRACT 6.1:
 // well-formed shortest-form UTF-8 of scalar values (no surrogates, nothing
 // above U+10FFFF) and no NUL byte. The empty string is valid.
 func ValidText(b []byte) bool {
@@ -49,7 +49,7 @@ func InvalidTextOffset(b []byte) (int, bool) {
 	return -1, true
 }
 
-// Line is one physical line of a source (SPEC 6.2): the bytes between two LF
+// Line is one physical line of a source (CONTRACT 6.2): the bytes between two LF
 // bytes, without the LF and without one CR right before it (or before the end
 // of the source for a final line without LF).
 type Line struct {

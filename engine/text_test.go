@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// SPEC 6.1: strict UTF-8 = utf8.Valid plus "no NUL byte".
+// CONTRACT 6.1: strict UTF-8 = utf8.Valid plus "no NUL byte".
 func TestValidText(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -60,7 +60,7 @@ func TestValidText(t *testing.T) {
 			require.Equal(t, tc.valid, ok)
 			require.Equal(t, tc.badByte, off)
 
-			// The same verdict rejects a source for extraction (SPEC 1.2 step 3).
+			// The same verdict rejects a source for extraction (CONTRACT 1.2 step 3).
 			src := []byte(tc.in)
 			_, err := Extract(src, sha256.Sum256(src), ProfileV2)
 			if tc.valid {
@@ -100,7 +100,7 @@ func TestInvalidTextReportsLine(t *testing.T) {
 	}
 }
 
-// SPEC 6.2 and 17.3: physical lines split at LF only; one CR before the LF
+// CONTRACT 6.2 and 17.3: physical lines split at LF only; one CR before the LF
 // (or before EOF) is excluded; empty lines count; no extra line after a
 // trailing LF.
 func TestForEachLine(t *testing.T) {
@@ -159,7 +159,7 @@ func TestForEachLineStopsAtError(t *testing.T) {
 	require.Equal(t, 2, calls)
 }
 
-// SPEC 2 worked example: `Alice owns Book.\n`.
+// CONTRACT 2 worked example: `Alice owns Book.\n`.
 func TestWorkedExampleIdentities(t *testing.T) {
 	src := []byte("Alice owns Book.\n")
 	doc := sha256.Sum256(src)
@@ -189,7 +189,7 @@ func TestWorkedExampleIdentities(t *testing.T) {
 	}
 }
 
-// refID recomputes an identity of SPEC 2 independently of event.go.
+// refID recomputes an identity of CONTRACT 2 independently of event.go.
 func refID(prefix string, doc [32]byte, start, end int, span []byte) [32]byte {
 	msg := []byte(prefix)
 	msg = append(msg, doc[:]...)
@@ -199,7 +199,7 @@ func refID(prefix string, doc [32]byte, start, end int, span []byte) [32]byte {
 	return sha256.Sum256(msg)
 }
 
-// SPEC 17.3: spans exclude LF and exactly one CR (also at EOF) and include all
+// CONTRACT 17.3: spans exclude LF and exactly one CR (also at EOF) and include all
 // other whitespace; IDs hash the offsets and span with 8-byte prefixes.
 func TestSpansAndIdentities(t *testing.T) {
 	src := []byte("prose line\r\n" + // 1: prose

@@ -8,7 +8,7 @@ import (
 var typedFieldNames = [9]string{"subject", "predicate", "object", "amount", "currency", "time", "modality", "polarity", "status"}
 
 // parseTyped parses `@chronicle<TAB>` followed by nine TAB-separated fields
-// (SPEC 7.2). Every violation is fatal for the whole source.
+// (CONTRACT 7.2). Every violation is fatal for the whole source.
 func parseTyped(text []byte) (fields, error) {
 	rest := text[len(typedPrefix):]
 	if n := bytes.Count(rest, []byte{'\t'}) + 1; n != 9 {

@@ -3,7 +3,7 @@
 //
 // # Term index
 //
-// Lexical find is raw substring matching (SPEC 11), so the index must never
+// Lexical find is raw substring matching (CONTRACT 11), so the index must never
 // miss a document the scan would find. It records, for every document, which
 // byte n-grams (n = 1, 2, 3) occur in it, as zoekt and Google Code Search do
 // with trigrams; terms shorter than three bytes use the smaller grams, so
@@ -47,7 +47,7 @@
 // The term index says which documents can match; the line index says
 // which lines do, without reading the document. For each document it keeps
 // its dictionary of distinct tokens (maximal runs of bytes outside the
-// SPEC 11 separator set) and, for each token, the numbers of the lines
+// CONTRACT 11 separator set) and, for each token, the numbers of the lines
 // holding it. A find term holds no separator, so it occurs in a line
 // exactly when it occurs inside one of the line's tokens: scoring a
 // document is a substring search over its dictionary and a union of line

@@ -140,7 +140,7 @@ func isLF(c byte) uint32 {
 	return 0
 }
 
-// sepBytes is 1 for the SPEC 11 separators, else 0.
+// sepBytes is 1 for the CONTRACT 11 separators, else 0.
 var sepBytes = func() (t [256]uint8) {
 	for c := range 256 {
 		if find.IsSeparator(byte(c)) {
@@ -306,7 +306,7 @@ func validGramKey(k []byte) bool {
 // bytes, so a byte trigram is a letter and a half and nearly every document
 // holds nearly all of them. Three whole characters do discriminate. The
 // term index therefore also records every run of three UTF-8 characters
-// that holds a byte ≥ 0x80 and no SPEC 11 separator (a term never holds a
+// that holds a byte ≥ 0x80 and no CONTRACT 11 separator (a term never holds a
 // separator; runs of three ASCII characters are the byte trigrams already),
 // hashed to 24 bits. A hash collision only merges two grams' postings: a
 // document may become a candidate without holding the term, never the

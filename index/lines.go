@@ -19,7 +19,7 @@ import (
 // lines every token of the document is on, so that find can score every
 // line of a document without reading its source.
 //
-// A token is a maximal run of bytes outside the SPEC 11 separator set. A
+// A token is a maximal run of bytes outside the CONTRACT 11 separator set. A
 // find term holds no separator either, so every occurrence of a term lies
 // inside one token of its line: a line contains the term exactly when one
 // of its tokens does. Scoring a document is then a substring search over
@@ -509,7 +509,7 @@ type scoreTerm struct {
 	finder termFinder // set by scoreTerms
 }
 
-// Score scores every line of the document for the query's terms (SPEC
+// Score scores every line of the document for the query's terms (CONTRACT
 // 11.3): it returns the number of lines with a non-zero score and the best
 // max of them, by score descending then line ascending.
 func (s *LineScorer) Score(l *Lines, q *find.Query, max int) (total int, top []LineScore, err error) {

@@ -40,7 +40,7 @@ func benchProse() []byte {
 }
 
 // benchDocs are the documents of the benchmarks: the made-up prose, the
-// SPEC 14 words, and the files CHRONICLE_LINES_BENCH_DOCS names
+// CONTRACT 14 words, and the files CHRONICLE_LINES_BENCH_DOCS names
 // (space-separated paths, such as a document of the real Arabic corpus of
 // cmd/benchreal).
 func benchDocs(b *testing.B) []benchDoc {

@@ -206,7 +206,7 @@ func (t *tokenTable) scan(src []byte) (checkpoints []uint64, lines uint32) {
 	t.mask = uint64(len(t.slots) - 1)
 	// About one distinct (token, line) pair per 8 bytes of real text, but
 	// never more than 64 Ki ahead: a document of few distinct words (the
-	// SPEC 14 corpus) would otherwise hold megabytes it never writes, and
+	// CONTRACT 14 corpus) would otherwise hold megabytes it never writes, and
 	// the collector sizes the heap by them.
 	occ := min(len(src)/8, 1<<16)
 	t.occID = make([]uint32, 0, occ)

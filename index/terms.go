@@ -275,7 +275,7 @@ func (g *Grams) Compact(seq uint64) *DocGrams {
 }
 
 // indexedGram reports whether the postings keep grams of kind n like gram.
-// A find term holds no separator (SPEC 11), so a gram holding one is never
+// A find term holds no separator (CONTRACT 11), so a gram holding one is never
 // looked up: about a third of an English text's distinct byte grams, and
 // their postings, are left out. The LF unigram stays: its line count
 // bounds a document's number of lines (Bounds). Code-point grams never

@@ -1,7 +1,7 @@
 // Package migrate brings the original tool's files into Chronicle without
 // losing, misreading or relabelling any of them: legacy CASPER-CHRON-V1
 // stores (readable only when their event table equals the V1 typed-only
-// extraction, SPEC 13), V1 and V2 receipts, and whole folders of
+// extraction, CONTRACT 13), V1 and V2 receipts, and whole folders of
 // `.chronicle` stores imported into an archive with the receipts lying beside
 // them. Archive schema upgrades themselves are registered steps in package
 // db (db.Upgrades), run on open or by `chronicle migrate`.

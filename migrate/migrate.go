@@ -31,7 +31,7 @@ type Report struct {
 	Receipts []string // receipt files found beside the store
 }
 
-// ImportFile validates a store file completely (SPEC 3.3 with the canonical
+// ImportFile validates a store file completely (CONTRACT 3.3 with the canonical
 // replay of its V1 or V2 profile) and imports it with the original receipts
 // lying beside it. An invalid store changes nothing. Every error names path.
 func ImportFile(a *db.Archive, path string) (*Report, error) {

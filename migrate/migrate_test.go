@@ -306,7 +306,7 @@ func TestImportFileGoldenStores(t *testing.T) {
 	require.Empty(t, problems)
 }
 
-// TestImportFileRejects: a store that fails any check of SPEC 3.3 (or that
+// TestImportFileRejects: a store that fails any check of CONTRACT 3.3 (or that
 // cannot be read with its receipts) is rejected with the reason and the
 // archive stays exactly as it was.
 func TestImportFileRejects(t *testing.T) {
@@ -436,7 +436,7 @@ func TestImportFileConflict(t *testing.T) {
 
 // TestVerifyOriginalAgreesWithDisk: original receipts imported beside V1 and
 // V2 stores get the same outcome from the archive as from verify on disk,
-// for every rule of SPEC 4.2 that can be reached beside the right store.
+// for every rule of CONTRACT 4.2 that can be reached beside the right store.
 func TestVerifyOriginalAgreesWithDisk(t *testing.T) {
 	src := []byte(literalLine + "prose\n" + typedLines)
 	v1, err := V1Store(src, legacyTime)

@@ -12,7 +12,7 @@ import (
 	"github.com/casper-chronicle/chronicle/engine/settle"
 )
 
-// maxFieldLen mirrors the original claim CLI check (SPEC 1).
+// maxFieldLen mirrors the original claim CLI check (CONTRACT 1).
 const maxFieldLen = engine.MaxFieldLen
 
 func runQuery(x *ctx) error {

@@ -7,7 +7,7 @@
 // `make bench-real` builds the commands and runs it. It
 //
 //  0. with "spec14" in -corpora (the default; `-corpora spec14` runs it
-//     alone, in about a second): writes the 5,000,096-byte corpus of SPEC
+//     alone, in about a second): writes the 5,000,096-byte corpus of CONTRACT
 //     14, runs every command of both binaries on it (casper-chronicle
 //     --benchmark, ingest, query, find, claim, verify; chronicle ingest,
 //     show, query, claim, find, entity, settle, verify of each receipt

@@ -15,7 +15,7 @@ import (
 	"github.com/casper-chronicle/chronicle/engine"
 )
 
-// rssTarget is issue 13's memory target for every command on the SPEC 14
+// rssTarget is issue 13's memory target for every command on the CONTRACT 14
 // corpus (engine.WriteSpec14Corpus).
 const rssTarget = 16 << 10 // KiB
 
@@ -27,7 +27,7 @@ const spec14Claims = `{"chronicle-claims":1,"namespace":"benchreal","runId":"spe
 {"claim":4,"standing":"fact","iteration":0,"declaredOn":"answer","declaredResult":3,"declaredRule":"chronicle.find.lines","declaredValue":3}
 `
 
-// runSpec14 runs every command of both binaries on the SPEC 14 corpus, in
+// runSpec14 runs every command of both binaries on the CONTRACT 14 corpus, in
 // an order where each finds what the earlier ones made, and prints its
 // peak RSS against the 16 MiB target (and, for chronicle, the Go heap
 // peak of CHRONICLE_MEMSTATS).

@@ -19,7 +19,7 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// The corpus is the SPEC 14 one, by its size and digest.
+// The corpus is the CONTRACT 14 one, by its size and digest.
 func TestSpec14Corpus(t *testing.T) {
 	h := &countingWriter{h: sha256.New()}
 	require.NoError(t, engine.WriteSpec14Corpus(h))

@@ -10,7 +10,7 @@ import (
 // TestUnknownArguments: casper-chronicle keeps the original's behaviour
 // for every argument it does not know, including the conventions other
 // tools have (--version, version, -h, --help, help) and a known command
-// with the wrong number of arguments: the usage block of SPEC 1 on stderr
+// with the wrong number of arguments: the usage block of CONTRACT 1 on stderr
 // with argv[0] as typed, nothing on stdout, exit 2 and no file written.
 func TestUnknownArguments(t *testing.T) {
 	usage := "usage:\n  %[1]s ingest FILE\n  %[1]s query STORE \"QUESTION\"\n  %[1]s find STORE \"TERMS\"\n" +

@@ -21,7 +21,7 @@ const (
 )
 
 // benchmark times ingest, the settlement query and the receipt verification
-// on the SPEC 14 corpus and prints the original key=value lines. The arena
+// on the CONTRACT 14 corpus and prints the original key=value lines. The arena
 // figures are 0 (this implementation has no arena); heap_peak_bytes is the
 // Go heap high-water mark instead.
 func (c *cli) benchmark() int {

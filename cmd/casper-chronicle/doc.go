@@ -1,6 +1,6 @@
 // Command casper-chronicle is the drop-in replacement for the original C
 // casper-chronicle: same arguments, same files, same stdout bytes and same
-// exit codes (SPEC 1). It works on plain files beside the source document;
+// exit codes (CONTRACT 1). It works on plain files beside the source document;
 // the archive lives in the separate chronicle command.
 //
 //	casper-chronicle ingest FILE

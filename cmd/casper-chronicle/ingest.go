@@ -11,10 +11,10 @@ import (
 	"github.com/casper-chronicle/chronicle/engine/receipt"
 )
 
-// maxIngestPath keeps FILE + ".chronicle" within 2047 bytes (SPEC 1).
+// maxIngestPath keeps FILE + ".chronicle" within 2047 bytes (CONTRACT 1).
 const maxIngestPath = 2037
 
-// ingest follows SPEC 1.2 step by step. It holds one copy of the source at
+// ingest follows CONTRACT 1.2 step by step. It holds one copy of the source at
 // most: a new store is streamed to its file and hashed on the way, and a
 // reused store's source file is hashed as it is read.
 func (c *cli) ingest(file string) int {
@@ -61,7 +61,7 @@ func (c *cli) ingest(file string) int {
 	return exitOK
 }
 
-// reusableStore implements SPEC 1.2 step 2: when storePath holds a fully
+// reusableStore implements CONTRACT 1.2 step 2: when storePath holds a fully
 // valid store, the source must still hash to its document digest and the
 // store is reused untouched. It returns the store and the SHA-256 of its
 // bytes, or a nil store when there is no valid store to reuse.

@@ -128,7 +128,7 @@ func TestIngestReceiptCollisionKeepsNewStore(t *testing.T) {
 	require.Empty(t, got.stdout)
 	files := snapshot(t, dir)
 	require.Equal(t, "someone else's\n", string(files["in.txt.chronicle.receipt"]))
-	require.Contains(t, files, "in.txt.chronicle", "SPEC 1.2 step 4: the new store is not rolled back")
+	require.Contains(t, files, "in.txt.chronicle", "CONTRACT 1.2 step 4: the new store is not rolled back")
 }
 
 func TestIngestImportTimeFromEnvironment(t *testing.T) {

@@ -1,6 +1,6 @@
 package main
 
-// Legacy compatibility (SPEC 1.2, 3.3, 4.2, 13; issue 5), end to end with
+// Legacy compatibility (CONTRACT 1.2, 3.3, 4.2, 13; issue 5), end to end with
 // the real binaries: casper-chronicle on V1 stores and receipts, the
 // unpublished V1 literal variant, and `chronicle import` / `export` /
 // `receipts --verify` / `migrate` on the original tool's files. The g9
@@ -75,7 +75,7 @@ func sumHex(b []byte) string {
 	return hex.EncodeToString(s[:])
 }
 
-// h16 is the receipt file-name hash of a question (SPEC 1.1).
+// h16 is the receipt file-name hash of a question (CONTRACT 1.1).
 func h16(q string) string { return sumHex([]byte(q))[:16] }
 
 // orig describes an original-tool receipt; text renders its seven lines.
@@ -122,7 +122,7 @@ func flipHex(h string) string {
 }
 
 // requireVerify runs `verify` and checks the one-word verdict and its exit
-// code (SPEC 1: VALID 0, INVALID 1, UNSUPPORTED 3).
+// code (CONTRACT 1: VALID 0, INVALID 1, UNSUPPORTED 3).
 func requireVerify(t testing.TB, dir, receiptPath, want string) {
 	t.Helper()
 	got := runIn(t, dir, "verify", receiptPath)
@@ -149,7 +149,7 @@ func verdict(t testing.TB, dir, receiptPath string) string {
 
 // TestLegacyV1StoreLoadsOnlyAsTypedOnlyReplay: a V1-magic store is accepted
 // exactly when its event table equals the V1 typed-only extraction of its
-// source (SPEC 3.3 point 8, SPEC 13); every other table is rejected by
+// source (CONTRACT 3.3 point 8, CONTRACT 13); every other table is rejected by
 // query and find with exit 1 and no file written.
 func TestLegacyV1StoreLoadsOnlyAsTypedOnlyReplay(t *testing.T) {
 	build := func(t *testing.T, src string, edit func(s *engine.Store)) []byte {

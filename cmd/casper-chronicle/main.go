@@ -6,7 +6,7 @@ import (
 	"os"
 )
 
-// Exit codes of the original tool (SPEC 1).
+// Exit codes of the original tool (CONTRACT 1).
 const (
 	exitOK          = 0
 	exitFailure     = 1

@@ -22,7 +22,7 @@ import (
 	"github.com/casper-chronicle/chronicle/platform"
 )
 
-// rssBudget is issue 13's memory target: every command on the SPEC 14
+// rssBudget is issue 13's memory target: every command on the CONTRACT 14
 // corpus peaks at 16 MiB of resident memory or less.
 const rssBudget = 16 << 20
 
@@ -85,7 +85,7 @@ func peakRSS(t *testing.T, dir string, args ...string) int64 {
 	return kib << 10
 }
 
-// TestSpec14PeakRSS runs every command of the real binary on the SPEC 14
+// TestSpec14PeakRSS runs every command of the real binary on the CONTRACT 14
 // corpus (5,000,096 bytes) and fails if one peaks above rssBudget as the
 // kernel counts it (wait4's ru_maxrss, the binary's mapped pages
 // included). The commands measure about 9 MiB, so the margin absorbs the

@@ -9,7 +9,7 @@ import (
 	"github.com/casper-chronicle/chronicle/engine/receipt"
 )
 
-// maxStorePath is the longest STORE argument (SPEC 1).
+// maxStorePath is the longest STORE argument (CONTRACT 1).
 const maxStorePath = 2047
 
 func (c *cli) query(storePath, question string) int {
@@ -20,7 +20,7 @@ func (c *cli) find(storePath, terms string) int {
 	return c.answer("find", receipt.KindFind, storePath, terms)
 }
 
-// claim is sugar for query with "@claim<TAB>S<TAB>P<TAB>O" (SPEC 1); its
+// claim is sugar for query with "@claim<TAB>S<TAB>P<TAB>O" (CONTRACT 1); its
 // own field checks come before anything else.
 func (c *cli) claim(storePath, subject, predicate, object string) int {
 	for _, f := range []string{subject, predicate, object} {
@@ -31,7 +31,7 @@ func (c *cli) claim(storePath, subject, predicate, object string) int {
 	return c.answer("claim", receipt.KindQuery, storePath, "@claim\t"+subject+"\t"+predicate+"\t"+object)
 }
 
-// answer runs SPEC 1.3: validate, load, compute, write the receipt, print.
+// answer runs CONTRACT 1.3: validate, load, compute, write the receipt, print.
 func (c *cli) answer(cmd string, kind receipt.Kind, storePath, question string) int {
 	if storePath == "" || len(storePath) > maxStorePath || !engine.ValidTextString(storePath) {
 		return c.fail(exitUsage, "%s: STORE must be 1..%d bytes of UTF-8 text", cmd, maxStorePath)

@@ -12,7 +12,7 @@ import (
 )
 
 // scratch is the set of files a self-check or benchmark creates in the
-// current directory. They must all be absent before it starts (SPEC 14) and
+// current directory. They must all be absent before it starts (CONTRACT 14) and
 // are all removed afterwards.
 type scratch struct {
 	paths []string

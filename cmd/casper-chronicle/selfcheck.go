@@ -10,7 +10,7 @@ import (
 	"github.com/casper-chronicle/chronicle/engine"
 )
 
-// Self-check stories (SPEC 14): an Arabic story with CRLF lines, typed
+// Self-check stories (CONTRACT 14): an Arabic story with CRLF lines, typed
 // records and prose; a story whose payment is denied; a story whose payment
 // goes to an unlinked party.
 const (

@@ -7,7 +7,7 @@ import (
 	"github.com/casper-chronicle/chronicle/engine/receipt"
 )
 
-// verify prints VALID, INVALID or UNSUPPORTED (SPEC 4); it never exits 2.
+// verify prints VALID, INVALID or UNSUPPORTED (CONTRACT 4); it never exits 2.
 func (c *cli) verify(path string) int {
 	outcome, err := fileio.VerifyReceiptFile(path, receipt.Canonical{})
 	fmt.Fprintln(c.stdout, outcome)

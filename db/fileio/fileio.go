@@ -141,7 +141,7 @@ func createExclusiveFrom(path string, perm os.FileMode, write func(*os.File) err
 // ErrReceiptCollision: a different receipt already occupies the path.
 var ErrReceiptCollision = errors.New("a different receipt already exists at this path; it was left untouched")
 
-// WriteOnce writes a receipt with write-once semantics (SPEC 1.1): a new file
+// WriteOnce writes a receipt with write-once semantics (CONTRACT 1.1): a new file
 // (mode PrivatePerm), or an existing regular file holding exactly these
 // bytes. Anything else at the path (a FIFO, a directory) is a
 // *NotRegularError, found without blocking.
@@ -174,7 +174,7 @@ func writeOnce(path string, data []byte, perm os.FileMode) error {
 const maxReceiptFile = 7 * (receipt.MaxLineLen + 1)
 
 // VerifyReceiptFile verifies an original V1/V2 receipt file against the store
-// file it names, resolved against the current directory (SPEC 4.1–4.2). The
+// file it names, resolved against the current directory (CONTRACT 4.1–4.2). The
 // error explains an INVALID outcome.
 func VerifyReceiptFile(path string, replay receipt.Replayer) (receipt.Outcome, error) {
 	if path == "" || !engine.ValidTextString(path) {

@@ -176,7 +176,7 @@ func TestWriteOnce(t *testing.T) {
 }
 
 // The original receipt files of every golden case verify against their
-// stores with the SPEC 4 outcomes; a tampered copy does not.
+// stores with the CONTRACT 4 outcomes; a tampered copy does not.
 func TestVerifyReceiptFile(t *testing.T) {
 	dirs, err := filepath.Glob("../../testdata/golden/g[0-9]_*")
 	require.NoError(t, err)

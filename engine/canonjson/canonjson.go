@@ -5,7 +5,7 @@ import (
 	"strconv"
 )
 
-// Buf builds the hand-made compact JSON of SPEC 5: fixed key order, no
+// Buf builds the hand-made compact JSON of CONTRACT 5: fixed key order, no
 // whitespace, plain decimal integers, and the exact string escaping below.
 type Buf struct{ b []byte }
 
@@ -68,7 +68,7 @@ func (j *Buf) Digest(d [32]byte) {
 	j.b = append(j.b, '"')
 }
 
-// Fraction appends {"num":N,"den":D}, the exact amounts of SPEC 5.1.
+// Fraction appends {"num":N,"den":D}, the exact amounts of CONTRACT 5.1.
 func (j *Buf) Fraction(num, den int64) {
 	j.Raw("{")
 	j.Key("num", true)

@@ -6,7 +6,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestStrEscaping pins SPEC 5: short escapes for " \ LF CR TAB, lowercase
+// TestStrEscaping pins CONTRACT 5: short escapes for " \ LF CR TAB, lowercase
 // \u00xx for other control bytes, DEL, '/' and non-ASCII copied raw.
 func TestStrEscaping(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{

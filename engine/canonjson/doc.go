@@ -1,5 +1,5 @@
 // Package canonjson builds the hand-made compact JSON of the original tool
-// (SPEC 5): fixed key order, no whitespace, plain decimal integers, and an
+// (CONTRACT 5): fixed key order, no whitespace, plain decimal integers, and an
 // exact string escaping that differs from encoding/json (lowercase \u00xx,
 // DEL and non-ASCII raw, '/' raw). Results are compared byte for byte with
 // golden files, so nothing here may be "equivalent JSON".

@@ -21,7 +21,7 @@ const (
 	receiptHex = "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210"
 )
 
-// rec builds one typed record line from its nine fields (SPEC 7.2).
+// rec builds one typed record line from its nine fields (CONTRACT 7.2).
 func rec(fields ...string) string {
 	if len(fields) != 9 {
 		panic("rec needs nine fields")
@@ -70,7 +70,7 @@ var documents = map[string][]string{
 		borrowed("50%", "x%y", "7", "SAR"), paid("50%", "x%y", "7", "SAR")},
 	// A currency the row protocol treats specially.
 	"unknowncur": {borrowed("A", "B", "100", "unknown"), paid("A", "B", "100", "unknown")},
-	// No currency: never settled (SPEC 9), UNKNOWN with the debt selected.
+	// No currency: never settled (CONTRACT 9), UNKNOWN with the debt selected.
 	"nocur": {borrowed("G", "H", "10", "-"), paid("G", "H", "10", "-")},
 }
 

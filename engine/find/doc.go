@@ -1,11 +1,11 @@
 // Package find implements the lexical find of the Casper Chronicle contract
-// (SPEC 11) and its result JSON (SPEC 5.3).
+// (CONTRACT 11) and its result JSON (CONTRACT 5.3).
 //
 // # Basics
 //
 // A terms string is split at the ASCII separators SPACE TAB LF CR . , ; : ? !
 // into 1..16 terms (duplicates kept). Every non-empty physical line of the
-// source (SPEC 6.2) scores one point per term, with repetition, that occurs in
+// source (CONTRACT 6.2) scores one point per term, with repetition, that occurs in
 // it as a contiguous byte substring: case-sensitive, no word boundaries, no
 // normalisation. Lines with a score of at least one match; the result counts
 // all of them and lists the best eight by score descending, then by byte

@@ -11,7 +11,7 @@ import (
 	"github.com/casper-chronicle/chronicle/engine/canonjson"
 )
 
-// Limits of SPEC 11 and 12.
+// Limits of CONTRACT 11 and 12.
 const (
 	// MaxTermsBytes is the longest accepted terms string.
 	MaxTermsBytes = 1024
@@ -21,7 +21,7 @@ const (
 	MaxMatches = 8
 )
 
-// Result statuses (SPEC 5.3).
+// Result statuses (CONTRACT 5.3).
 const (
 	StatusMatches = "MATCHES"
 	StatusNoMatch = "NO_MATCH"
@@ -30,7 +30,7 @@ const (
 // ErrTerms is wrapped by every error about the terms string.
 var ErrTerms = errors.New("invalid find terms")
 
-// IsSeparator reports whether c separates terms (SPEC 11.2). The set is
+// IsSeparator reports whether c separates terms (CONTRACT 11.2). The set is
 // ASCII only: a non-ASCII mark such as the Arabic question mark is part of a
 // term. The archive's line index splits lines into tokens with the same set.
 func IsSeparator(c byte) bool { return separators[c] }
@@ -91,7 +91,7 @@ func split(terms string) ([][2]int, error) {
 }
 
 // Score returns the number of terms, counted with repetition, that occur in
-// line as a contiguous byte substring. It is the per-line score of SPEC 11.3
+// line as a contiguous byte substring. It is the per-line score of CONTRACT 11.3
 // when terms is a split terms list and line a physical line without its
 // LF/CR; an empty line scores zero because terms are never empty.
 func Score(line []byte, terms [][]byte) int {
@@ -181,7 +181,7 @@ type Match struct {
 	Text         string   // the line bytes ByteStart..ByteEnd
 }
 
-// Result is a find result (SPEC 5.3).
+// Result is a find result (CONTRACT 5.3).
 type Result struct {
 	Status             string // StatusMatches or StatusNoMatch
 	Query              string // the terms string exactly as given
@@ -190,7 +190,7 @@ type Result struct {
 	Matches            []Match // at most MaxMatches, by score desc then ByteStart asc
 }
 
-// JSON returns the canonical result JSON of SPEC 5.3, without a newline.
+// JSON returns the canonical result JSON of CONTRACT 5.3, without a newline.
 func (r *Result) JSON() []byte {
 	var j canonjson.Buf
 	j.Raw("{")
@@ -302,7 +302,7 @@ func (c *cursor) advance(src []byte, from int) {
 }
 
 // Search runs the query over src, the bytes of the document whose SHA-256 is
-// doc (SPEC 11.3–11.6).
+// doc (CONTRACT 11.3–11.6).
 //
 // Each distinct term (weighted by its repetitions) is searched through the
 // whole source with a SIMD byte search on its rarest byte, and the per-term

@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// naiveSearch is the reference implementation of SPEC 11: it splits the
+// naiveSearch is the reference implementation of CONTRACT 11: it splits the
 // source into physical lines by hand, scores every line with bytes.Contains
 // per term, sorts all matching lines and keeps the first eight. ok is false
 // when the terms are rejected.

@@ -12,7 +12,7 @@ import (
 )
 
 // FuzzParse: Parse never panics; every error wraps ErrMalformed; whatever
-// it accepts satisfies SPEC 4.1 and survives Encode → Parse unchanged
+// it accepts satisfies CONTRACT 4.1 and survives Encode → Parse unchanged
 // (digests keep their case, hex blobs re-encode lowercase, so the decoded
 // fields are compared), and the canonical encoding is a fixed point.
 // The seed corpus lives in testdata/fuzz/FuzzParse.
@@ -36,7 +36,7 @@ func FuzzParse(f *testing.F) {
 		}
 		require.NotNil(t, r)
 
-		// What Parse accepts obeys SPEC 4.1 and 4.2 step 1.
+		// What Parse accepts obeys CONTRACT 4.1 and 4.2 step 1.
 		require.NotContains(t, string(data), "\x00")
 		require.True(t, bytes.HasSuffix(data, []byte("\n")))
 		require.Contains(t, []int{1, 2}, r.Version)

@@ -14,7 +14,7 @@ import (
 // Kind is what a receipt attests.
 type Kind string
 
-// Receipt kinds (SPEC 4).
+// Receipt kinds (CONTRACT 4).
 const (
 	KindIngest Kind = "INGEST"
 	KindQuery  Kind = "QUERY"
@@ -27,7 +27,7 @@ const (
 	HeaderV2 = "CASPER-CHRONICLE-INTEGRITY-RECEIPT-V2"
 )
 
-// Limits of SPEC 4.1 and 12.
+// Limits of CONTRACT 4.1 and 12.
 const (
 	MaxLineLen     = 4127 // longest receipt line, CR included, LF excluded
 	MaxKindLen     = 15
@@ -37,7 +37,7 @@ const (
 )
 
 // Receipt is one decoded receipt. Digests keep the text found in the file
-// (hex, possibly upper case) because SPEC 4.2 compares them as lowercase
+// (hex, possibly upper case) because CONTRACT 4.2 compares them as lowercase
 // strings: an upper-case digest is well formed but never matches.
 type Receipt struct {
 	Version        int
@@ -53,7 +53,7 @@ type Receipt struct {
 var ErrQuestionTooLong = errors.New("question longer than 2047 bytes cannot be recorded in a receipt")
 
 // New builds the receipt for a result computed on store bytes. For INGEST
-// the result is the store itself. Version follows SPEC 4: QUERY is always
+// the result is the store itself. Version follows CONTRACT 4: QUERY is always
 // 2, INGEST and FIND carry the store's version.
 func New(kind Kind, storePath string, question string, store []byte, storeVersion int, doc [32]byte, result []byte) (*Receipt, error) {
 	return NewForDigest(kind, storePath, question, sha256.Sum256(store), storeVersion, doc, result)
@@ -99,7 +99,7 @@ func (r *Receipt) Encode() []byte {
 	return b.Bytes()
 }
 
-// FileSuffix returns the receipt file name suffix for a query or find (SPEC
+// FileSuffix returns the receipt file name suffix for a query or find (CONTRACT
 // 1.1): ".query-<h16>.receipt", ".query-v2-<h16>.receipt" on V1 stores, or
 // ".find-<h16>.receipt". INGEST receipts are always ".receipt".
 func FileSuffix(kind Kind, storeVersion int, question string) string {
@@ -130,8 +130,8 @@ func malformed(line int, format string, args ...any) error {
 
 var receiptKeys = [...]string{"kind", "store_path_hex", "question_hex", "store_sha256", "document_sha256", "result_sha256"}
 
-// Parse reads receipt bytes strictly (SPEC 4.1) and decodes the path and
-// question (SPEC 4.2 step 1). Any error wraps ErrMalformed and names the line.
+// Parse reads receipt bytes strictly (CONTRACT 4.1) and decodes the path and
+// question (CONTRACT 4.2 step 1). Any error wraps ErrMalformed and names the line.
 func Parse(data []byte) (*Receipt, error) {
 	if i := bytes.IndexByte(data, 0); i >= 0 {
 		return nil, malformed(0, "NUL byte at offset %d", i)

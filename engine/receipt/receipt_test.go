@@ -163,7 +163,7 @@ func loadTranscript(t testing.TB, dir string) transcript {
 }
 
 // TestGoldenParseEncode: every golden receipt parses, re-encodes to the same
-// bytes and carries the fields the SPEC promises.
+// bytes and carries the fields CONTRACT 4 promises.
 func TestGoldenParseEncode(t *testing.T) {
 	total := 0
 	for _, c := range loadGoldenCases(t) {
@@ -399,7 +399,7 @@ func TestParseFields(t *testing.T) {
 	}, r)
 }
 
-// TestParseAccepts lists syntactic variations SPEC 4.1 tolerates; each
+// TestParseAccepts lists syntactic variations CONTRACT 4.1 tolerates; each
 // parses to the same receipt as the canonical bytes.
 func TestParseAccepts(t *testing.T) {
 	base := validBase(t)
@@ -477,7 +477,7 @@ func permute(s []string, k int, f func([]string)) {
 }
 
 // TestParseDigestCaseKept: upper-case digests are syntactically valid and
-// kept verbatim (SPEC 4.1), so that verify can reject them (SPEC 4.2).
+// kept verbatim (CONTRACT 4.1), so that verify can reject them (CONTRACT 4.2).
 func TestParseDigestCaseKept(t *testing.T) {
 	base := validBase(t)
 	for _, key := range []string{"store_sha256", "document_sha256", "result_sha256"} {
@@ -518,8 +518,8 @@ func TestParseLimitsAccepted(t *testing.T) {
 	}
 }
 
-// TestParseRejects: every structural violation of SPEC 4.1 and every
-// decoding failure of SPEC 4.2 step 1 is a Parse error wrapping ErrMalformed.
+// TestParseRejects: every structural violation of CONTRACT 4.1 and every
+// decoding failure of CONTRACT 4.2 step 1 is a Parse error wrapping ErrMalformed.
 func TestParseRejects(t *testing.T) {
 	base := validBase(t)
 	ingest := goldenReceipt(t, "g0", "input.txt.chronicle.receipt")
@@ -618,7 +618,7 @@ func TestParseRejects(t *testing.T) {
 	}
 }
 
-// TestParseLineLength pins the 4127-byte line limit of SPEC 4.1/12 with an
+// TestParseLineLength pins the 4127-byte line limit of CONTRACT 4.1/12 with an
 // unknown line (rejected as too long or as unknown, never accepted) and the
 // longest lines a valid receipt can hold.
 func TestParseLineLength(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 )
 
 // Canonical replays results with the engine's canonical query (settlement
-// or claim, SPEC 9/10) and find (SPEC 11): the Replayer every verifier uses.
+// or claim, CONTRACT 9/10) and find (CONTRACT 11): the Replayer every verifier uses.
 type Canonical struct{}
 
 // Query implements Replayer.

@@ -12,7 +12,7 @@ import (
 // Outcome is the verdict of Verify.
 type Outcome int
 
-// Verdicts and their exit codes (SPEC 1): VALID 0, INVALID 1, UNSUPPORTED 3.
+// Verdicts and their exit codes (CONTRACT 1): VALID 0, INVALID 1, UNSUPPORTED 3.
 const (
 	Invalid Outcome = iota
 	Valid
@@ -43,7 +43,7 @@ func (o Outcome) ExitCode() int {
 }
 
 // Replayer recomputes canonical results: the query (settlement or claim)
-// and find JSON of SPEC 5 for a loaded store.
+// and find JSON of CONTRACT 5 for a loaded store.
 type Replayer interface {
 	Query(s *engine.Store, question string) ([]byte, error)
 	Find(s *engine.Store, terms string) ([]byte, error)
@@ -57,7 +57,7 @@ var (
 	ErrResultDigest   = errors.New("recomputed result digest differs from result_sha256")
 )
 
-// Verify runs the semantic checks of SPEC 4.2 on a parsed receipt, given the
+// Verify runs the semantic checks of CONTRACT 4.2 on a parsed receipt, given the
 // bytes of the file its store path names, in the order that decides the
 // outcome: store digest, store load with replay, document digest, version
 // compatibility, V1 QUERY → UNSUPPORTED, then the recomputed result. The

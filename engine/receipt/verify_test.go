@@ -258,7 +258,7 @@ func otherStore(prefix string) storeFunc {
 	return func(t testing.TB, _ []byte) []byte { return goldenCaseByPrefix(t, prefix).store }
 }
 
-// relabel writes magic version digit d (SPEC 3.1: byte 14 of the magic).
+// relabel writes magic version digit d (CONTRACT 3.1: byte 14 of the magic).
 func relabel(d byte) storeFunc {
 	return func(t testing.TB, store []byte) []byte {
 		out := append([]byte{}, store...)
@@ -276,7 +276,7 @@ var (
 	atDocDigest  = func(s []byte) int { return 16 }
 )
 
-// TestVerifyAttacks: each tampered receipt or store gives exactly the SPEC
+// TestVerifyAttacks: each tampered receipt or store gives exactly the CONTRACT
 // 4.1/4.2 outcome: a Parse error, or a Verify verdict with its reason.
 func TestVerifyAttacks(t *testing.T) {
 	tests := []struct {
@@ -493,7 +493,7 @@ func TestVerifyEveryDigestOfEveryGoldenReceipt(t *testing.T) {
 	}
 }
 
-// TestVerifyReceiptLineEdits applies the structural attacks of SPEC 4.1 to
+// TestVerifyReceiptLineEdits applies the structural attacks of CONTRACT 4.1 to
 // every line of a V2 FIND receipt end to end (parse + verify).
 func TestVerifyReceiptLineEdits(t *testing.T) {
 	c := goldenCaseByPrefix(t, "g0")

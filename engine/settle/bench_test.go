@@ -8,7 +8,7 @@ import (
 	"github.com/casper-chronicle/chronicle/engine"
 )
 
-// BenchmarkQuerySmall is the benchmark story of SPEC 14 (four records).
+// BenchmarkQuerySmall is the benchmark story of CONTRACT 14 (four records).
 func BenchmarkQuerySmall(b *testing.B) {
 	s, err := engine.NewStore([]byte(strings.Join([]string{
 		borrowed("Ahmed", "Khalid", "100", "SAR", "T1"),

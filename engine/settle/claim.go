@@ -7,7 +7,7 @@ import (
 	"github.com/casper-chronicle/chronicle/engine"
 )
 
-// ClaimPrefix starts every literal claim question (SPEC 5.2, 10).
+// ClaimPrefix starts every literal claim question (CONTRACT 5.2, 10).
 const ClaimPrefix = "@claim\t"
 
 // IsClaim reports whether question takes the literal-claim path.
@@ -21,7 +21,7 @@ func ClaimQuestion(subject, predicate, object string) string {
 
 var claimFieldNames = [3]string{"subject", "predicate", "object"}
 
-// ParseClaim splits a claim question into its three fields (SPEC 10):
+// ParseClaim splits a claim question into its three fields (CONTRACT 10):
 // after "@claim<TAB>" exactly three TAB-separated fields, each 1..127 bytes
 // with no byte below 0x20 and no 0x7F. Errors wrap ErrClaimSyntax and name
 // the broken rule.
@@ -56,7 +56,7 @@ func ParseClaim(question string) (subject, predicate, object string, err error) 
 	return fields[0], fields[1], fields[2], nil
 }
 
-// EvaluateClaim answers a literal claim question (SPEC 10). A match is an
+// EvaluateClaim answers a literal claim question (CONTRACT 10). A match is an
 // event whose span does not begin with "@", with modality LITERAL, polarity
 // POSITIVE, status ASSERTED and subject, predicate and object equal to the
 // claim's fields byte for byte. Typed records (their span starts with "@")

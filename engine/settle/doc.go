@@ -1,7 +1,7 @@
 // Package settle answers questions about a canonical store: the
-// debt-settlement reasoner (SPEC 8 and 9) and literal claims (SPEC 10). It
+// debt-settlement reasoner (CONTRACT 8 and 9) and literal claims (CONTRACT 10). It
 // turns a loaded *engine.Store and a question string into a structured
-// result whose JSON method yields the exact canonical result bytes of SPEC
+// result whose JSON method yields the exact canonical result bytes of CONTRACT
 // 5.1/5.2, the bytes a receipt hashes.
 //
 // # Basics
@@ -25,7 +25,7 @@
 //	   checked rational sums; an overflow is a conflict and ends the scan
 //	D  derive the status from conflict, payments, settled and the debt amount
 //
-// Every event a step looks at in a way the SPEC calls "mark used" becomes
+// Every event a step looks at in a way CONTRACT 9 calls "mark used" becomes
 // evidence; evidence is reported once per event, in source order.
 //
 // # Caveats

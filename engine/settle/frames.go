@@ -1,6 +1,6 @@
 package settle
 
-// Frames returns the nine question frames of SPEC 8 in table order, with
+// Frames returns the nine question frames of CONTRACT 8 in table order, with
 // "B" for the borrower and "L" for the lender (Frame(n, "B", "L")): what
 // a human view shows a question that fits none of them.
 func Frames() []string {

@@ -92,7 +92,7 @@ func TestGoldenQueries(t *testing.T) {
 	require.Equal(t, 23, checked, "query/claim commands in the golden transcripts")
 }
 
-// TestGoldenSpecExamples checks the complete outputs quoted in SPEC 5.4.
+// TestGoldenSpecExamples checks the complete outputs quoted in CONTRACT 5.4.
 func TestGoldenSpecExamples(t *testing.T) {
 	g1, _ := loadGolden(t, filepath.Join(goldenDir, "g1_english_intermediary"))
 	got, err := Query(g1, "Did Bob repay Alice?")

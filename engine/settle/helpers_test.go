@@ -9,7 +9,7 @@ import (
 	"github.com/casper-chronicle/chronicle/engine"
 )
 
-// rec builds one typed record line from its nine fields (SPEC 7.2):
+// rec builds one typed record line from its nine fields (CONTRACT 7.2):
 // subject, predicate, object, amount, currency, time, modality, polarity,
 // status.
 func rec(fields ...string) string {

@@ -21,7 +21,7 @@ func Evaluate(s *engine.Store, question string) (Result, error) {
 	return st, nil
 }
 
-// Query returns the canonical result JSON (SPEC 5.1/5.2, no trailing
+// Query returns the canonical result JSON (CONTRACT 5.1/5.2, no trailing
 // newline) for question over s: the bytes the query command prints and its
 // receipt hashes.
 func Query(s *engine.Store, question string) ([]byte, error) {

@@ -3,16 +3,16 @@ package settle
 import "strings"
 
 // SettlementSelector starts the exact selector question
-// "@settlement<TAB>BORROWER<TAB>LENDER" (SPEC 8 rule 2).
+// "@settlement<TAB>BORROWER<TAB>LENDER" (CONTRACT 8 rule 2).
 const SettlementSelector = "@settlement\t"
 
 // MaxNameLen is the longest borrower or lender name a question can select.
 const MaxNameLen = 127
 
-// frame is one question frame of SPEC 8: prefix B sep L suffix.
+// frame is one question frame of CONTRACT 8: prefix B sep L suffix.
 type frame struct{ prefix, sep, suffix string }
 
-// frames are the nine question frames of SPEC 8, in table order.
+// frames are the nine question frames of CONTRACT 8, in table order.
 var frames = [...]frame{
 	{"", " ", ""},             // 1  B L
 	{"", " ", "?"},            // 2  B L?
@@ -25,7 +25,7 @@ var frames = [...]frame{
 	{"ما حالة سداد دين ", " إلى ", "?"}, // 9  ما حالة سداد دين B إلى L?
 }
 
-// Frame returns question frame n (1..9 as numbered in SPEC 8) filled with
+// Frame returns question frame n (1..9 as numbered in CONTRACT 8) filled with
 // borrower and lender. It panics for other n.
 func Frame(n int, borrower, lender string) string {
 	f := frames[n-1]
@@ -38,7 +38,7 @@ func SelectorQuestion(borrower, lender string) string {
 	return SettlementSelector + borrower + "\t" + lender
 }
 
-// questionReserved are the 21 words a plain name may not contain (SPEC 8).
+// questionReserved are the 21 words a plain name may not contain (CONTRACT 8).
 var questionReserved = map[string]bool{
 	"هل": true, "سدد": true, "دين": true, "ما": true, "حالة": true, "سداد": true,
 	"إلى": true, "لم": true, "لن": true, "لا": true, "ليس": true, "ليست": true,
@@ -53,7 +53,7 @@ const nameForbiddenASCII = "?!;:,.()[]{}<>\"'\\"
 var nameForbiddenMarks = [...]string{"؟", "،", "؛"}
 
 // Selects reports whether question selects a debt whose stored borrower
-// (subject) and lender (object) are the given names (SPEC 8):
+// (subject) and lender (object) are the given names (CONTRACT 8):
 //
 //  1. both names are 1..127 bytes without TAB, CR or LF; and
 //  2. question is exactly "@settlement<TAB>borrower<TAB>lender" (no other
@@ -80,14 +80,14 @@ func Selects(question, borrower, lender string) bool {
 	return false
 }
 
-// selectableName is rule 1 of SPEC 8: non-empty, shorter than 128 bytes, no
+// selectableName is rule 1 of CONTRACT 8: non-empty, shorter than 128 bytes, no
 // TAB, CR or LF.
 func selectableName(name string) bool {
 	return name != "" && len(name) <= MaxNameLen && !strings.ContainsAny(name, "\t\r\n")
 }
 
 // PlainName reports whether name may be selected by the nine natural
-// question frames (SPEC 8): it contains none of U+061F U+060C U+061B, no
+// question frames (CONTRACT 8): it contains none of U+061F U+060C U+061B, no
 // byte below 0x20 and no 0x7F, none of the ASCII bytes ?!;:,.()[]{}<>"'\,
 // it splits on single spaces into non-empty words (no leading, trailing or
 // double spaces), and no word is one of the 21 question-reserved words.

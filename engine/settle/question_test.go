@@ -122,7 +122,7 @@ func TestRejectedQuestions(t *testing.T) {
 		"@settlement\t\tEve\tMallory",
 		"@Settlement\tEve\tMallory",
 		"@claim Eve Mallory",
-		// Similar names do not match (SPEC 14 self-check).
+		// Similar names do not match (CONTRACT 14 self-check).
 		"Alicee Bob", "Alice Bobb", "أحمدان خالد؟",
 		// Non-plain stored names through the frames.
 		"Dr. Who Bob", "Did Bob", "Did Did repay Bob?", "Zed  Two Bob", "Q\"1 R\\2", "A\rB Bob",

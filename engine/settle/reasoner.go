@@ -2,7 +2,7 @@ package settle
 
 import "github.com/casper-chronicle/chronicle/engine"
 
-// EvaluateSettlement runs the debt-settlement reasoner of SPEC 9 for question
+// EvaluateSettlement runs the debt-settlement reasoner of CONTRACT 9 for question
 // over the events of s. It never dispatches claims: use Evaluate or Query
 // for questions that may start with "@claim<TAB>" (under this function such
 // a question selects nothing and is UNKNOWN). Every question is valid; the
@@ -25,7 +25,7 @@ func EvaluateSettlement(s *engine.Store, question string) (*Settlement, error) {
 	return out, nil
 }
 
-// run is the whole procedure of SPEC 9 over r.events: steps A to D.
+// run is the whole procedure of CONTRACT 9 over r.events: steps A to D.
 func (r *reasoner) run() Status {
 	r.selectDebt()    // step A
 	r.checkDebt()     // step B
@@ -55,7 +55,7 @@ func (r *reasoner) settlement(st Status, evidence []Evidence) *Settlement {
 	return out
 }
 
-// Event predicates of SPEC 9. String comparisons are exact bytes.
+// Event predicates of CONTRACT 9. String comparisons are exact bytes.
 
 // established: modality ASSERTED and status CONFIRMED.
 func established(e *engine.Event) bool {
@@ -96,7 +96,7 @@ func tupleOf(e *engine.Event) tupleKey {
 	return k
 }
 
-// sameTuple is same_tuple(a, b) of SPEC 9.
+// sameTuple is same_tuple(a, b) of CONTRACT 9.
 func sameTuple(a, b *engine.Event) bool { return tupleOf(a) == tupleOf(b) }
 
 // paymentKey is what the duplicate test of step C.7 compares: subject,
@@ -138,7 +138,7 @@ func buildIndex(events []engine.Event) *index {
 	return ix
 }
 
-// reasoner is the working state of SPEC 9 ("Keep:"): the used flags, the
+// reasoner is the working state of CONTRACT 9 ("Keep:"): the used flags, the
 // debt, the ambiguity and conflict flags, the checked sum and its count, and
 // the dup and related flags.
 type reasoner struct {
@@ -177,7 +177,7 @@ func (r *reasoner) index() *index {
 	return r.ix
 }
 
-// conflict is the conflict flag of SPEC 9.
+// conflict is the conflict flag of CONTRACT 9.
 func (r *reasoner) conflict() bool { return r.contradicted || r.overflow }
 
 func (r *reasoner) debtEvent() *engine.Event {

@@ -287,7 +287,7 @@ func TestStepCPaymentCounting(t *testing.T) {
 				rec("A", "PAID_TO", "B", "50", "SAR", "T2", "ASSERTED", "NEGATIVE", "CONFIRMED"),
 				rec("A", "TRANSFER_TO", "B", "50", "SAR", "T2", "ASSERTED", "POSITIVE", "CONFIRMED")},
 			status: Conflict, debt: "100/1 SAR A→B", settled: "0/1", evidence: []uint64{1, 2, 3, 4}, flags: "contradicted duplicate"},
-		{name: "fractions add exactly (SPEC 9.1, g7)",
+		{name: "fractions add exactly (CONTRACT 9.1, g7)",
 			lines: []string{borrowed("A", "B", "6/8", "SAR", "T1"), paid("A", "B", "1/4", "SAR", "T2"),
 				paid("A", "B", "002/4", "SAR", "T3")},
 			status: Supported, debt: "3/4 SAR A→B", settled: "3/4", evidence: []uint64{1, 2, 3}, counted: []uint64{2, 3}},

@@ -18,7 +18,7 @@ type refResult struct {
 	used    []bool
 }
 
-// referenceSettle is SPEC 9 transcribed literally, with plain nested scans
+// referenceSettle is CONTRACT 9 transcribed literally, with plain nested scans
 // instead of the package's indexes. It shares nothing with reasoner.go but
 // Selects and the engine's Rational.
 func referenceSettle(ev []engine.Event, q string) refResult {

@@ -8,10 +8,10 @@ import (
 	"github.com/casper-chronicle/chronicle/engine/canonjson"
 )
 
-// Status is the "status" value of a result (SPEC 5.1, 5.2, 9 step D, 10).
+// Status is the "status" value of a result (CONTRACT 5.1, 5.2, 9 step D, 10).
 type Status string
 
-// Settlement statuses (SPEC 9 step D) and claim statuses (SPEC 10).
+// Settlement statuses (CONTRACT 9 step D) and claim statuses (CONTRACT 10).
 const (
 	Supported   Status = "SUPPORTED"    // the payments settle the debt exactly, nothing unresolved
 	Partial     Status = "PARTIAL"      // some positive amount counted, less than the debt
@@ -21,7 +21,7 @@ const (
 	Unresolved  Status = "UNRESOLVED"   // a literal claim with no matching statement
 )
 
-// Assessments and the constant limits strings of SPEC 5.1/5.2.
+// Assessments and the constant limits strings of CONTRACT 5.1/5.2.
 const (
 	AssessmentSettlement = "DEBT_SETTLEMENT"
 	AssessmentClaim      = "LITERAL_RETRIEVAL"
@@ -59,7 +59,7 @@ type Evidence struct {
 	Document [32]byte     // SHA-256 of the event's document (its evidence object's document_sha256)
 }
 
-// Debt is the debt a settlement question selected (SPEC 9 step A): the first
+// Debt is the debt a settlement question selected (CONTRACT 9 step A): the first
 // selected BORROWED_FROM event; identical repeats are further evidence.
 type Debt struct {
 	Index    int      // position of the first selected debt event in its document's Store.Events
@@ -70,7 +70,7 @@ type Debt struct {
 	Lender   string // the event's object
 }
 
-// Settlement is the answer to a debt-settlement question (SPEC 5.1, 9).
+// Settlement is the answer to a debt-settlement question (CONTRACT 5.1, 9).
 type Settlement struct {
 	Question string
 	Status   Status
@@ -88,7 +88,7 @@ type Settlement struct {
 	Payments     int  // number of payments added to Settled
 }
 
-// Claim is the answer to a literal claim question (SPEC 5.2, 10).
+// Claim is the answer to a literal claim question (CONTRACT 5.2, 10).
 type Claim struct {
 	Question  string // the full "@claim<TAB>S<TAB>P<TAB>O" question
 	Status    Status
@@ -105,7 +105,7 @@ func (s *Settlement) ResultStatus() Status { return s.Status }
 // ResultStatus implements Result.
 func (c *Claim) ResultStatus() Status { return c.Status }
 
-// JSON renders the settlement as SPEC 5.1: status, assessment, question,
+// JSON renders the settlement as CONTRACT 5.1: status, assessment, question,
 // debt, settled, limits, evidence.
 func (s *Settlement) JSON() []byte {
 	var j canonjson.Buf
@@ -143,7 +143,7 @@ func (s *Settlement) JSON() []byte {
 	return j.Bytes()
 }
 
-// JSON renders the claim as SPEC 5.2: status, assessment, question, subject,
+// JSON renders the claim as CONTRACT 5.2: status, assessment, question, subject,
 // predicate, object, limits, evidence.
 func (c *Claim) JSON() []byte {
 	var j canonjson.Buf
@@ -168,7 +168,7 @@ func (c *Claim) JSON() []byte {
 	return j.Bytes()
 }
 
-// writeEvidence appends the evidence array; object key order is SPEC 5.1.
+// writeEvidence appends the evidence array; object key order is CONTRACT 5.1.
 func writeEvidence(j *canonjson.Buf, doc [32]byte, evidence []Evidence) {
 	j.Raw("[")
 	for i := range evidence {
@@ -184,7 +184,7 @@ func writeEvidence(j *canonjson.Buf, doc [32]byte, evidence []Evidence) {
 	j.Raw("]")
 }
 
-// AppendEvidence appends one evidence object (SPEC 5.1 key order: event_id,
+// AppendEvidence appends one evidence object (CONTRACT 5.1 key order: event_id,
 // evidence_span_id, document_sha256, byte_start, byte_end, line_start,
 // line_end, exact_span_sha256, text) for event e whose span bytes are text.
 func AppendEvidence(j *canonjson.Buf, doc [32]byte, e *engine.Event, text string) {

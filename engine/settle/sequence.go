@@ -16,15 +16,15 @@ type SequenceEvent struct {
 	Text     string // the span bytes, source[ByteStart:ByteEnd] of its document
 }
 
-// EvaluateSequence runs the debt-settlement reasoner of SPEC 9, unchanged,
+// EvaluateSequence runs the debt-settlement reasoner of CONTRACT 9, unchanged,
 // over a sequence of events drawn from several documents, as if the
-// sequence were one document's event table: question selection (SPEC 8),
+// sequence were one document's event table: question selection (CONTRACT 8),
 // the debt, its contradictions, intermediary links, duplicates ("an
 // earlier event" is earlier in the sequence) and the checked sum all work
 // across documents. The caller orders the sequence (the archive: documents
 // in import order, each one's events in source order).
 //
-// The result renders as SPEC 5.1 with each evidence object naming its own
+// The result renders as CONTRACT 5.1 with each evidence object naming its own
 // document; Evidence[i].Index and Debt.Index are positions in their own
 // documents. Settlement.Document is the documents' digest when every event
 // comes from one document, else zero. For the events of a single store,
