@@ -97,8 +97,8 @@ func participates(v Value) bool {
 }
 
 // Comparable reports whether a declared value can be compared with an
-// archive value (engine/claimcheck/README.md §3.2, row 3): a string, integer or boolean that
-// participates.
+// archive value (engine/claimcheck/README.md §3.2, row 3): a string,
+// integer or boolean that participates.
 func Comparable(v Value) bool {
 	c, ok := comparable(v)
 	return ok && c.Kind != Null && participates(v) && !c.IsString("unknown")
