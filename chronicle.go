@@ -410,8 +410,8 @@ func (a *Archive) Verify(rec []byte) (Verdict, error) {
 
 // ClaimsReport is a claims check: one claim-verification row per claim.
 type ClaimsReport struct {
-	// Rows are the strict claim-verification rows (CLAIMS.md), canonical
-	// JSON, one per claim line in order, without newlines.
+	// Rows are the strict claim-verification rows (engine/claimcheck/README.md
+	// §4), canonical JSON, one per claim line in order, without newlines.
 	Rows [][]byte
 	// Reused: the same claims file was checked before; nothing new was
 	// kept and Rows are the kept ones.
@@ -419,7 +419,7 @@ type ClaimsReport struct {
 }
 
 // CheckClaims compares an agent's declared claims (a claims file, JSON
-// Lines: CLAIMS.md) with the archive's results and keeps the rows in the
+// Lines: engine/claimcheck/README.md §2) with the archive's results and keeps the rows in the
 // archive. A refused file changes nothing. It holds the exclusive lock for
 // the whole check, as `chronicle claims check` does: the rows it keeps are
 // decided on the archive they are kept in.

@@ -173,7 +173,7 @@ type ClaimReport struct {
 }
 
 // CheckClaims checks a claims file against the archive and keeps the check
-// (CLAIMS 5). A refused file (claimcheck.ErrFile) or an identity already
+// (engine/claimcheck/README.md §5). A refused file (claimcheck.ErrFile) or an identity already
 // kept for another file (ErrCheckExists) changes nothing.
 func (a *Archive) CheckClaims(data []byte) (*ClaimReport, error) {
 	return a.CheckClaimsWith(data, ClaimOptions{})

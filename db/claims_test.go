@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -171,7 +170,7 @@ type goldenClaim struct {
 
 // claimsForGolden derives, from the original tool's output for one result,
 // claims that are right, wrong and leniently spelled, each with the outcome
-// CLAIMS 4 gives it.
+// the outcome table gives it (engine/claimcheck/README.md §3.2).
 func claimsForGolden(t *testing.T, cmd goldenCmd) []goldenClaim {
 	t.Helper()
 	var g goldenAnswer
@@ -349,12 +348,14 @@ func TestClaimsIdentityKeysInjective(t *testing.T) {
 	checks, err := a.ClaimChecks()
 	require.NoError(t, err)
 	require.Len(t, checks, len(pairs))
+	var rows [][]byte
 	for _, p := range pairs {
 		c, err := a.ClaimCheck(p[0], p[1])
 		require.NoError(t, err)
 		require.Equal(t, p, [2]string{c.Namespace, c.RunID})
-		seedAccepts(t, c.Rows)
+		rows = append(rows, c.Rows...)
 	}
+	requireSeedGolden(t, "identities.rows.jsonl", rows)
 }
 
 func mustRow(t *testing.T, b []byte) claimrow.Value {
@@ -384,7 +385,7 @@ func TestClaimsResolutionsKept(t *testing.T) {
 	verdicts, err := a.VerifyRows(rep.Check.Rows)
 	require.NoError(t, err)
 	require.Equal(t, "", verdicts[0].Problem)
-	seedAccepts(t, rep.Check.Rows)
+	requireSeedGolden(t, "late-document.rows.jsonl", rep.Check.Rows)
 }
 
 // editRow rewrites one row's JSON with fn and returns canonical bytes.
@@ -430,9 +431,9 @@ func TestClaimsVerifyRows(t *testing.T) {
 	value := editRow(t, rep.Check.Rows[14], func(m map[string]any) {
 		m["iteration"] = json.Number("7")
 	})
-	// The forged rows are well-formed: the reader (and the seed's) accept
-	// them; only the recomputation tells them apart.
-	seedAccepts(t, [][]byte{flipped, otherRun, noClaim, value})
+	// The forged rows are well-formed: the reader (and the seed's, through
+	// the golden file) accept them; only the recomputation tells them apart.
+	requireSeedGolden(t, "forged.rows.jsonl", [][]byte{flipped, otherRun, noClaim, value})
 	lines := [][]byte{contradicted, flipped, otherRun, noClaim, value, []byte(`{"kind":"claim-verification"}`)}
 	verdicts, err = a.VerifyRows(lines)
 	require.NoError(t, err)
@@ -553,7 +554,7 @@ func TestClaimsKeptRowsMustReplay(t *testing.T) {
 }
 
 // refusedFiles are the claims files of testdata/claims/refused, one per
-// rule of CLAIMS 3, each with the exact refusal in the .err beside it.
+// rule of the claims file (engine/claimcheck/README.md §2), each with the exact refusal in the .err beside it.
 func refusedFiles(t *testing.T) map[string][2]string {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join(claimsDir, "refused", "*.jsonl"))
@@ -584,27 +585,24 @@ func TestClaimsRefusedFiles(t *testing.T) {
 	}
 }
 
-// seedAccepts runs the seed's JavaScript reader (testdata/claims/seedjs)
-// over rows the checker wrote and requires every line to be ok.
-func seedAccepts(t *testing.T, rows [][]byte) {
+// requireSeedGolden holds rows the reader must accept to a golden file of
+// testdata/claims/golden. The Go reader accepts each here; the seed's own
+// JavaScript reader judges them there, with every other golden rows file,
+// in engine/claimrow's TestSeedAgreesOnFiles (the one place that runs the
+// seed), so this package needs neither node nor the seed.
+func requireSeedGolden(t *testing.T, name string, rows [][]byte) {
 	t.Helper()
-	_, err := exec.LookPath("node")
-	require.NoError(t, err, "the seed's reader runs under node: install nodejs (.ci/run does)")
-	file := filepath.Join(t.TempDir(), "rows.jsonl")
-	require.NoError(t, os.WriteFile(file, rowsBytes(rows), 0o644))
-	out, err := exec.Command("node", filepath.Join(claimsDir, "seedjs", "read-rows.mjs"), file).CombinedOutput()
-	require.NoError(t, err, "%s", out)
-	var want strings.Builder
-	for i := range rows {
-		fmt.Fprintf(&want, "line %d: ok\n", i+1)
+	for i, r := range rows {
+		_, err := claimrow.ReadRow(r)
+		require.NoError(t, err, "%s row %d", name, i+1)
 	}
-	require.Equal(t, want.String(), string(out))
+	requireGolden(t, filepath.Join(claimsDir, "golden", name), rowsBytes(rows))
 }
 
 // A declaredValue of 4,097 to 8,192 bytes of canonical JSON is inside
 // VALUE_BYTES (the seed's scope bound): the checker takes the claim, writes
 // its row, and the row reads back, replays and is accepted by the seed's
-// reader; one byte more is refused before anything is kept.
+// reader (through the golden file); one byte more is refused before anything is kept.
 func TestClaimsDeclaredValueUpToScopeBytes(t *testing.T) {
 	header := `{"chronicle-claims":1,"namespace":"tests","runId":"value-bytes"}` + "\n" +
 		`{"result":1,"document":"testdata/samples/alice-bob-en.txt","query":"Did Alice repay Bob?"}` + "\n"
@@ -613,6 +611,7 @@ func TestClaimsDeclaredValueUpToScopeBytes(t *testing.T) {
 		return `{"claim":1,"standing":"fact","iteration":0,"declaredOn":"answer","declaredResult":1,` +
 			`"declaredRule":"chronicle.settlement.status","declaredValue":"` + strings.Repeat("v", canonicalBytes-2) + `"}` + "\n"
 	}
+	var rows [][]byte
 	for _, n := range []int{4097, 6000, claimrow.ValueBytes} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
 			a, _ := sampleArchive(t)
@@ -627,8 +626,11 @@ func TestClaimsDeclaredValueUpToScopeBytes(t *testing.T) {
 			require.NoError(t, err)
 			require.Len(t, verdicts, 1)
 			require.Empty(t, verdicts[0].Problem)
-			seedAccepts(t, rep.Check.Rows)
+			rows = append(rows, rep.Check.Rows...)
 		})
+	}
+	if len(rows) == 3 { // all three ran (not a -run of one of them)
+		requireSeedGolden(t, "value-bytes.rows.jsonl", rows)
 	}
 	t.Run("one byte more", func(t *testing.T) {
 		a, path := sampleArchive(t)

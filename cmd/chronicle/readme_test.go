@@ -43,6 +43,7 @@ var rewrite = flag.Bool("rewrite", false, "rewrite the expected outputs of READM
 var guides = []string{
 	"README.md",
 	"repl/GUIDE.md",
+	"engine/claimcheck/README.md",
 	"API.md",
 	"repl/mcpserver/README.md",
 	"db/RELIABILITY.md",

@@ -14,7 +14,7 @@ import (
 	"github.com/casper-chronicle/chronicle/engine/settle"
 )
 
-// The rules of CLAIMS 4.
+// The rules (README.md §3.1 in this directory).
 const (
 	RuleStatus     = "chronicle.settlement.status"
 	RuleSettled    = "chronicle.settlement.settled"
@@ -94,7 +94,7 @@ func FindAnswer(r *find.Result) *Answer {
 	return &Answer{Found: true, Kind: FindResult, Question: r.Query, Lines: int64(r.TotalMatchingLines)}
 }
 
-// subjectID is the entity a rule's value is about (CLAIMS 4).
+// subjectID is the entity a rule's value is about (README.md §3.1).
 func (a *Answer) subjectID() string {
 	enc := claimrow.EncodeIdentityField
 	switch a.Kind {
@@ -106,7 +106,7 @@ func (a *Answer) subjectID() string {
 	return "terms/" + enc(a.Question)
 }
 
-// Decide applies the outcome table of CLAIMS 4 to claim c of file f, with
+// Decide applies the outcome table (README.md §3.2) to claim c of file f, with
 // answers holding the Answer of each result ordinal (nil or missing when
 // the result was not resolved). The row always passes claimrow.ReadRow: a
 // compared row that would break one of its bounds is unverified /

@@ -310,7 +310,7 @@ const (
 	contradicted = claimrow.Contradicted
 )
 
-// TestDecidePrecedence walks the outcome table of CLAIMS 4 in order: each
+// TestDecidePrecedence walks the outcome table (README.md §3.2) in order: each
 // case meets the conditions of a later rule too, and the first one wins.
 func TestDecidePrecedence(t *testing.T) {
 	const q = "A B" // SUPPORTED on "supported"
@@ -617,7 +617,7 @@ func TestDecideSubjectEncoding(t *testing.T) {
 	runDecideCases(t, tests)
 }
 
-// TestDecideTheClaimsExample decides the example of CLAIMS 3 on the
+// TestDecideTheClaimsExample decides the example of README.md §2.2 on the
 // sample document: the status claim is contradicted (the debt is PARTIAL),
 // the settled claim supported with numeric leniency.
 func TestDecideTheClaimsExample(t *testing.T) {
@@ -682,7 +682,7 @@ func TestDecideCopiesTheClaim(t *testing.T) {
 	}, rows)
 }
 
-// TestDecideRowBounds is the note of CLAIMS 4: a compared row that would
+// TestDecideRowBounds is the last note of README.md §3.2: a compared row that would
 // break a bound of the saved-row reader is unverified / malformed-check.
 // Through ParseFile and the archive these bounds are out of reach (find
 // terms are at most 1024 bytes, a question that selects a debt names two
@@ -950,7 +950,7 @@ func TestCompareAndExact(t *testing.T) {
 	}
 }
 
-// TestRules: the rule table of CLAIMS 4.
+// TestRules: the rule table (README.md §3.1).
 func TestRules(t *testing.T) {
 	require.Equal(t, []string{"chronicle.settlement.status", "chronicle.settlement.settled", "chronicle.settlement.debt",
 		"chronicle.settlement.currency", "chronicle.claim.status", "chronicle.find.lines"}, Rules())

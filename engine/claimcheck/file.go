@@ -20,7 +20,7 @@ const Version = 1
 
 // Limits of a claims file.
 const (
-	// LineBytes bounds each line, without its LF (CLAIMS 3: 64 KiB).
+	// LineBytes bounds each line, without its LF (README.md §2.1: 64 KiB).
 	LineBytes = claimrow.RowBytes
 	// MaxFileBytes bounds the whole file, so that a wrong path is refused
 	// before it is read into memory.
@@ -50,7 +50,8 @@ func (e *FileError) Error() string {
 // Unwrap makes every FileError an ErrFile.
 func (e *FileError) Unwrap() error { return ErrFile }
 
-// ResultKind is what a result line asks, from the line alone (CLAIMS 4).
+// ResultKind is what a result line asks, from the line alone (README.md
+// §3.1).
 type ResultKind int
 
 // Result kinds.
@@ -120,7 +121,7 @@ func Lines(data []byte) [][]byte {
 	return bytes.Split(data, []byte("\n"))
 }
 
-// ParseFile reads a claims file (CLAIMS 3). A refusal is a *FileError
+// ParseFile reads a claims file (README.md §2). A refusal is a *FileError
 // naming the line and the field.
 func ParseFile(data []byte) (*File, error) {
 	if len(data) > MaxFileBytes {

@@ -19,7 +19,8 @@ const header = `{"chronicle-claims":1,"namespace":"NS","runId":"RUN"}`
 // result1 is a valid settlement result line with ordinal 1.
 const result1 = `{"result":1,"document":"DOC","query":"Did Alice repay Bob?"}`
 
-// exampleFile is the example of CLAIMS 3, byte for byte.
+// exampleFile is the example of README.md §2.2, byte for byte
+// (TestReadmeFormatExample holds the two together).
 const exampleFile = `{"chronicle-claims":1,"namespace":"NS","runId":"RUN"}
 {"result":1,"document":"DOC","query":"Did Alice repay Bob?"}
 {"result":2,"document":"DOC","find":"Saud Alice"}
@@ -75,7 +76,7 @@ func headerWith(namespace, runID string) string {
 	return fmt.Sprintf(`{"chronicle-claims":1,"namespace":%s,"runId":%s}`, jsonString(namespace), jsonString(runID))
 }
 
-// jsonString writes s as a JSON string the way CLAIMS 2.3 does (only what
+// jsonString writes s as a JSON string the way README.md §4.2 does (only what
 // the tests need: quote, backslash and control characters are escaped).
 func jsonString(s string) string {
 	var b strings.Builder

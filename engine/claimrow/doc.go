@@ -8,10 +8,12 @@
 // with a result. ReadRow is the strict saved-row reader of the
 // agentfootprint framework (the seed), ported rule for rule and in its
 // order, so the first failing rule rejects the row and names itself in
-// words. ParseLine reads one line under the JSON rules of CLAIMS 2.1 (no
+// words. ParseLine reads one line under the strict JSON line rules (no
 // duplicate keys, no lone surrogates, integers only, bounded depth and
-// size) into a Value; Canonical writes a Value as the canonical JSON of
-// CLAIMS 2.3, so that a row's SHA-256 is stable. EncodeIdentityField and
+// size) into a Value; Canonical writes a Value as canonical JSON, so that
+// a row's SHA-256 is stable. engine/claimcheck/README.md documents the
+// rules (§2.1), canonical JSON (§4.2), identities (§4.3) and the row and
+// its reader (§4.1, §4.4). EncodeIdentityField and
 // DecodePresentIdentityField spell the fields of claim and result
 // identities (`claim-verification/<ns>/<runId>/<ordinal>`) injectively.
 // Row builds the rows Chronicle's checker writes.

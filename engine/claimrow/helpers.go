@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// The value sets of CLAIMS 2.2.
+// The value sets (engine/claimcheck/README.md §2.2 and §3.2).
 var (
 	StandingValues = []string{"fact", "open", "ruled-out", "noise"}
 	// UnverifiedReasons is VERIFICATION_UNVERIFIED_REASONS.
@@ -97,8 +97,8 @@ func participates(v Value) bool {
 }
 
 // Comparable reports whether a declared value can be compared with an
-// archive value (CLAIMS 4 rule 3): a string, integer or boolean that
-// participates.
+// archive value (engine/claimcheck/README.md §3.2, row 3): a string,
+// integer or boolean that participates.
 func Comparable(v Value) bool {
 	c, ok := comparable(v)
 	return ok && c.Kind != Null && participates(v) && !c.IsString("unknown")

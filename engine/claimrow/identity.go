@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// Identity prefixes (CLAIMS 2.2).
+// Identity prefixes (engine/claimcheck/README.md §4.3).
 const (
 	ClaimPrefix  = "claim-verification"
 	ResultPrefix = "claim-result"
@@ -63,7 +63,8 @@ func DecodePresentIdentityField(s string) (string, error) {
 	return b.String(), nil
 }
 
-// Limits of identities (CLAIMS 2.2), in UTF-16 units.
+// Limits of identities and rows (engine/claimcheck/README.md §4.4);
+// lengths of text in UTF-16 units.
 const (
 	ResultIDText = 4096
 	IdentityText = ResultIDText + len(ClaimPrefix) - len(ResultPrefix) // 4102
@@ -100,7 +101,7 @@ func identityOf(prefix string, id Identity) (string, error) {
 func ReadClaimIdentity(v Value) (Identity, error) { return readIdentity(v, ClaimPrefix, IdentityText) }
 
 // ReadResultIdentity is readClaimIdentity with the result prefix and the
-// RESULT_ID_TEXT bound (CLAIMS 2.2).
+// RESULT_ID_TEXT bound (engine/claimcheck/README.md §4.3, §4.4).
 func ReadResultIdentity(v Value) (Identity, error) {
 	return readIdentity(v, ResultPrefix, ResultIDText)
 }

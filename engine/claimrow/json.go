@@ -28,7 +28,8 @@ func (k Kind) String() string {
 	return [...]string{"absent", "null", "a boolean", "an integer", "a string", "an array", "an object"}[k]
 }
 
-// Value is a JSON value read under CLAIMS 2.1: numbers are integers only.
+// Value is a JSON value read under the rules of
+// engine/claimcheck/README.md §2.1: numbers are integers only.
 // Object members keep the order of the text; keys are unique.
 type Value struct {
 	Kind    Kind
@@ -80,7 +81,7 @@ func (v Value) Has(key string) bool { return v.Get(key).Kind != Absent }
 // IsString reports whether v is the string s.
 func (v Value) IsString(s string) bool { return v.Kind == String && v.Str == s }
 
-// Limits of CLAIMS 2.1 and 2.2.
+// Limits of engine/claimcheck/README.md §2.1.
 const (
 	// MaxSafeInteger is JavaScript's Number.MAX_SAFE_INTEGER, 2^53-1.
 	MaxSafeInteger = 1<<53 - 1
@@ -104,10 +105,10 @@ func (e *SyntaxError) Error() string { return fmt.Sprintf("byte %d: %s", e.Offse
 func (e *SyntaxError) Unwrap() error { return ErrJSON }
 
 // ParseLine reads one line (without its LF) as exactly one JSON value
-// under the rules of CLAIMS 2.1: valid UTF-8, at most maxBytes bytes, no
-// bytes after the value, no duplicate keys, no lone surrogate escapes,
-// integers in plain decimal up to 2^53-1 in magnitude, depth at most
-// MaxDepth. Whitespace is allowed before the value and between tokens,
+// under the rules of engine/claimcheck/README.md §2.1: valid UTF-8, at
+// most maxBytes bytes, no bytes after the value, no duplicate keys, no
+// lone surrogate escapes, integers in plain decimal up to 2^53-1 in
+// magnitude, depth at most MaxDepth. Whitespace is allowed before the value and between tokens,
 // never after the value.
 func ParseLine(line []byte, maxBytes int) (Value, error) {
 	if len(line) > maxBytes {
@@ -401,9 +402,9 @@ func UTF16Len(s string) int {
 	return n
 }
 
-// Canonical writes v as the canonical JSON of CLAIMS 2.3: object keys
-// sorted by UTF-16 code units, no whitespace, integers in decimal, strings
-// escaped as JavaScript's JSON.stringify escapes them. An Absent value
+// Canonical writes v as the canonical JSON of engine/claimcheck/README.md
+// §4.2: object keys sorted by UTF-16 code units, no whitespace, integers
+// in decimal, strings escaped as JavaScript's JSON.stringify escapes them. An Absent value
 // writes nothing (it is never a member or an item of a row).
 func Canonical(v Value) []byte { return appendCanonical(nil, v) }
 

@@ -26,7 +26,7 @@ var rowKeys = []string{"kind", "claimId", "declaredOn", "standing", "iteration",
 	"declaredResult", "declaredRule", "declaredValue", "outcome", "reason", "resolved"}
 
 // ReadRow is the seed's readClaimVerificationRow over one line of JSON
-// Lines (without its LF): the JSON rules of CLAIMS 2.1, then every rule of
+// Lines (without its LF): the JSON rules of engine/claimcheck/README.md §2.1, then every rule of
 // the seed in its order. It returns the row, or the first rule that failed
 // in words. It validates the recorded protocol only; whether the claimed
 // value agrees with anything is not its business.

@@ -1,6 +1,6 @@
 package claimrow
 
-// Outcomes and reasons of a row (CLAIMS 4).
+// Outcomes and reasons of a row (engine/claimcheck/README.md §3.2).
 const (
 	Supported    = "supported"
 	Contradicted = "contradicted"

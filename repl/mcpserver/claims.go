@@ -24,7 +24,7 @@ type CheckRow struct {
 	DeclaredResult string `json:"declaredResult,omitempty" jsonschema:"the result the claim rests on"`
 	Outcome        string `json:"outcome"` // described by checkOut
 	Reason         string `json:"reason"`  // described by checkOut
-	Row            string `json:"row" jsonschema:"the claim-verification row, canonical JSON (CLAIMS 4)"`
+	Row            string `json:"row" jsonschema:"the claim-verification row, canonical JSON"`
 }
 
 // CheckOut is a kept claim check.
@@ -41,7 +41,7 @@ type CheckOut struct {
 
 // missingDoc is the document of the result line of a claim on a result the
 // session never returned: 64 hex digits that name no document, so the row
-// is unverified / missing-result (CLAIMS 4 rule 4).
+// is unverified / missing-result (engine/claimcheck/README.md §3.2, row 4).
 const missingDoc = "0000000000000000000000000000000000000000000000000000000000000000"
 
 // claimsFile writes the claims file of the session's run with the given

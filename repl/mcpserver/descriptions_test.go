@@ -45,7 +45,7 @@ func statusStrings(list []settle.Status) []string {
 // encodings and the spec's names. None of them is a status, verdict or
 // reason a result carries.
 var (
-	proseCaps   = []string{"JSON", "UTF-8", "SHA-256", "RFC", "UTC", "CLAIMS", "TAB", "URI", "ID", "CLI", "CASPER-CHRON"}
+	proseCaps   = []string{"JSON", "UTF-8", "SHA-256", "RFC", "UTC", "TAB", "URI", "ID", "CLI", "CASPER-CHRON"}
 	proseHyphen = []string{"debt-settlement", "claim-verification", "claim-result"}
 )
 

@@ -23,21 +23,22 @@
 // would end the session at such a line.
 //
 // Every result carries its result ID `claim-result/<ns>/<runId>/<ordinal>`
-// (CLAIMS 2.2): ns is the client's name from the MCP handshake, runId is
-// `<UTC time>-<8 random hex>-<run>` chosen when the session starts, and
-// ordinals count the run's results from 1. The server keeps the question
-// and document of each result, so check_claims takes only claim lines
-// (CLAIMS 3): it writes the claims file of the run (its results, then the
-// given claim lines) and checks it with db.Archive.CheckClaims, which keeps
-// the check and the receipts of compared results; that is the only write.
-// A check ends its run: later results start run <run>+1, since a check's
-// identity (namespace, runId) names exactly one claims file (CLAIMS 5).
+// (engine/claimcheck/README.md §4.3): ns is the client's name from the MCP
+// handshake, runId is `<UTC time>-<8 random hex>-<run>` chosen when the
+// session starts, and ordinals count the run's results from 1. The server
+// keeps the question and document of each result, so check_claims takes
+// only claim lines (engine/claimcheck/README.md §2): it writes the claims
+// file of the run (its results, then the given claim lines) and checks it
+// with db.Archive.CheckClaims, which keeps the check and the receipts of
+// compared results; that is the only write. A check ends its run: later
+// results start run <run>+1, since a check's identity (namespace, runId)
+// names exactly one claims file (engine/claimcheck/README.md §5).
 //
 // # Caveats
 //
 // Only results of query and of find on one document (also each hit of find
-// across the archive) are claimable, as CLAIMS 3 defines result lines for
-// those alone; a claim on any other result, on a result ID of another
+// across the archive) are claimable, as the claims file defines result
+// lines for those alone; a claim on any other result, on a result ID of another
 // session or run, or on an ordinal the session never returned is checked
 // as `missing-result`. Documents ingested while the server runs are
 // answered but appear in resources/list only after a restart.

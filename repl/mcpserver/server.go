@@ -142,8 +142,9 @@ func (s *Server) session(ss *mcp.ServerSession) *session {
 	return st
 }
 
-// boundedName makes a client name a boundedText namespace (CLAIMS 2.2):
-// "mcp-client" when empty, cut to fit otherwise.
+// boundedName makes a client name a boundedText namespace
+// (engine/claimcheck/README.md §2.2): "mcp-client" when empty, cut to fit
+// otherwise.
 func boundedName(ns string) string {
 	ns = strings.ToValidUTF8(ns, "\uFFFD")
 	if ns == "" {

@@ -30,7 +30,8 @@ var (
 	outcomes            = []string{claimrow.Supported, claimrow.Contradicted, claimrow.Unverified}
 	supportedReasons    = []string{claimrow.NoConflict, claimrow.NumericLeniency}
 	contradictedReasons = []string{claimrow.Conflict}
-	// claimFields are the members of a claim line (CLAIMS 3); the test
+	// claimFields are the members of a claim line (engine/claimcheck/README.md
+	// §2.2); the test
 	// checks that claimcheck.ParseFile knows each.
 	claimFields = []string{"claim", "standing", "iteration", "turn", "declaredOn", "declaredResult", "declaredRule", "declaredValue"}
 )
@@ -62,7 +63,7 @@ var (
 		"Lexical only: a match is not a fact and no match is not an absence of the fact.", oneOf(findStatuses))
 	verifyDescription = fmt.Sprintf("Verify a receipt's text against the archive: rebuild the store, replay it, run the question again and compare digests (verdict %s). "+
 		"%s means the result is exactly what the archived bytes give, not that they are true.", oneOf(verdicts), receipt.Valid)
-	checkDescription = fmt.Sprintf("Check the claims of your answer against the results this session returned. Give claim lines (JSON objects, CLAIMS 3): "+
+	checkDescription = fmt.Sprintf("Check the claims of your answer against the results this session returned. Give claim lines (JSON objects): "+
 		`{"claim":1,"standing":"fact","iteration":0,"declaredOn":"answer","declaredResult":"<a resultId or its ordinal>","declaredRule":%q,"declaredValue":%q}. `+
 		"Rules: %s on query settlement results (status: %s); %s on @claim results (%s); %s on find results on one document. "+
 		"Returns one claim-verification row per claim, its outcome %s: %s with reason %s, %s with reason %s, %s with reason %s (%s: a result this session never returned). "+
@@ -124,7 +125,7 @@ func verifyOut() *jsonschema.Schema {
 
 func checkIn() *jsonschema.Schema {
 	return schemaOf[CheckIn](prop{path: "claims",
-		desc: fmt.Sprintf("claim lines, each one JSON object of CLAIMS 3 (%s); declaredResult is a resultId this session returned or its ordinal", strings.Join(claimFields, ", "))})
+		desc: fmt.Sprintf("claim lines, each one JSON object (%s); declaredResult is a resultId this session returned or its ordinal", strings.Join(claimFields, ", "))})
 }
 
 func checkOut() *jsonschema.Schema {

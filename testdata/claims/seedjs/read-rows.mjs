@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Second-opinion driver: reads FILE (JSON Lines) as bytes, applies the line
-// and JSON rules of CLAIMS.md 2.1 with its own strict parser, then calls the
-// seed's readClaimVerificationRow unmodified. Prints one line per input line:
+// and JSON rules of engine/claimcheck/README.md §2.1 with its own strict
+// parser, then calls the seed's readClaimVerificationRow unmodified (the
+// test puts the seed's JavaScript beside this file at test time; it is not
+// in the repository). Prints one line per input line:
 //   line N: ok
 //   line N: invalid: <message>
 // Exit code 0 when every line is ok, 1 otherwise, 2 on a usage or I/O error.

@@ -1,5 +1,5 @@
 /**
- * Bounded JSON helpers (CLAIMS.md 2.1 / 2.2).
+ * Bounded JSON helpers (engine/claimcheck/README.md §2.1, §4.4).
  */
 import { canonicalJson } from './canonicalJson.js';
 

@@ -1,5 +1,5 @@
 /**
- * Canonical JSON (CLAIMS.md 2.3): object keys sorted by UTF-16 code units,
+ * Canonical JSON (engine/claimcheck/README.md §4.2): object keys sorted by UTF-16 code units,
  * no whitespace, arrays in order, integers in plain decimal, strings escaped
  * exactly as JSON.stringify escapes them.
  */

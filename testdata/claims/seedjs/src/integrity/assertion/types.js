@@ -1,5 +1,5 @@
 /**
- * Assertion value helpers (CLAIMS.md 2.2).
+ * Assertion value helpers (engine/claimcheck/README.md §4.4).
  */
 
 /** v itself for a string, an integer or a boolean; null for null; undefined otherwise. */

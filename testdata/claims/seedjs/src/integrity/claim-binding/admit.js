@@ -1,5 +1,5 @@
 /**
- * Coverage validation (CLAIMS.md 2.2). Throws TypeError on failure.
+ * Coverage validation (engine/claimcheck/README.md §4.4). Throws TypeError on failure.
  */
 import { ownData } from '../../lib/boundedJson.js';
 import { boundedText } from './scope.js';

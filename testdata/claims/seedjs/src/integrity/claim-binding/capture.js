@@ -1,5 +1,5 @@
 /**
- * Result identities (CLAIMS.md 2.2): the seed's readClaimIdentity with the
+ * Result identities (engine/claimcheck/README.md §4.3): the seed's readClaimIdentity with the
  * prefix "claim-result" and RESULT_ID_TEXT (4096) as the length bound.
  */
 import { ownData } from '../../lib/boundedJson.js';

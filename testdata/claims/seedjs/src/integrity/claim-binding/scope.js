@@ -1,5 +1,5 @@
 /**
- * Binding limits (CLAIMS.md 2.2).
+ * Binding limits (engine/claimcheck/README.md §4.4).
  */
 export const BINDING_LIMITS = Object.freeze({
   resultBytes: 65536,

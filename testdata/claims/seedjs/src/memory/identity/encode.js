@@ -1,5 +1,5 @@
 /**
- * Identity fields (CLAIMS.md 2.2).
+ * Identity fields (engine/claimcheck/README.md §4.3).
  */
 
 /** "_" becomes "%5F"; otherwise every "%" becomes "%25", then every "/" becomes "%2F". */

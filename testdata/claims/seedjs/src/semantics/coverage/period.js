@@ -1,5 +1,5 @@
 /**
- * Period validation (CLAIMS.md 2.2): periodProblem(p, 'camel') is undefined
+ * Period validation (engine/claimcheck/README.md §4.4): periodProblem(p, 'camel') is undefined
  * when p is a valid period and a string naming the problem otherwise.
  */
 
