@@ -345,6 +345,12 @@ func TestFormatDocVerifier(t *testing.T) {
 		require.NoError(t, err)
 	}
 	require.NoError(t, a.EndBatch())
+	// A cross-archive receipt too (its result digest is arbitrary: the
+	// layout is what is checked).
+	docs, err := a.Docs()
+	require.NoError(t, err)
+	require.NoError(t, a.KeepSetReceipt(&db.SetReceipt{Kind: db.KindArchiveFind, Documents: uint64(len(docs)),
+		Set: db.SetDigest(docs), Question: "Alice", Result: sha256.Sum256([]byte("result"))}))
 	require.NoError(t, a.Close())
 
 	b, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
@@ -523,13 +529,50 @@ func (v *formatVerifier) receipts() {
 	t := v.t
 	rb := v.bucket("receipts")
 	seen := map[uint64]bool{}
+	sets := 0
 	require.NoError(t, rb.ForEach(func(k, val []byte) error {
 		n := len(val) - 8
 		require.Equal(t, sha(k, val[:n])[:8], val[n:], "receipt seal")
 		data := val[8:n]
 		require.Equal(t, k[32:], sha(data), "the key names the receipt")
-		require.NotNil(t, v.docs[string(k[:32])], "the owner is a document")
-		require.True(t, bytes.HasPrefix(data, []byte("CHRONICLE-ARCHIVE-RECEIPT-V1\n")))
+		owner := v.docs[string(k[:32])]
+		require.NotNil(t, owner, "the owner is a document")
+		lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+		field := func(i int, name string) string {
+			value, ok := strings.CutPrefix(lines[i], name+":")
+			require.True(t, ok, "line %d of %q is %s", i+1, data, name)
+			return value
+		}
+		switch lines[0] {
+		case "CHRONICLE-ARCHIVE-RECEIPT-V1":
+			require.Len(t, lines, 6)
+			field(1, "kind")
+			require.Equal(t, owner.SHA256, field(2, "document_sha256"))
+			require.Equal(t, owner.StoreSHA256, field(3, "store_sha256"))
+			field(4, "question_hex")
+			field(5, "result_sha256")
+		case "CHRONICLE-ARCHIVE-SET-RECEIPT-V1":
+			require.Len(t, lines, 7)
+			require.Equal(t, "ARCHIVE-FIND", field(1, "kind"))
+			s, err := strconv.ParseUint(field(2, "documents"), 10, 64)
+			require.NoError(t, err)
+			require.Equal(t, s, owner.Seq, "a set receipt is kept under document #S")
+			set := sha256.New()
+			for i := uint64(1); i <= s; i++ {
+				d := v.docs[string(v.bucket("seqs").Get(binary.BigEndian.AppendUint64(nil, i)))]
+				set.Write(d.key())
+				store, err := hex.DecodeString(d.StoreSHA256)
+				require.NoError(t, err)
+				set.Write(store)
+			}
+			require.Equal(t, hexOf(set.Sum(nil)), field(3, "set_sha256"))
+			require.Equal(t, hexOf([]byte("Alice")), field(4, "question_hex"))
+			require.Equal(t, "0", field(5, "limit"))
+			field(6, "result_sha256")
+			sets++
+		default:
+			t.Fatalf("receipt %q has no known header", data)
+		}
 		seq := binary.BigEndian.Uint64(val)
 		require.False(t, seen[seq])
 		seen[seq] = true
@@ -539,6 +582,16 @@ func (v *formatVerifier) receipts() {
 		require.True(t, seen[i], "receipt #%d", i)
 	}
 	require.Len(t, seen, int(rb.Sequence()))
+	require.Equal(t, 1, sets, "the set receipt")
+}
+
+// key is the document digest of a record.
+func (d *formatRecord) key() []byte {
+	k, err := hex.DecodeString(d.SHA256)
+	if err != nil {
+		panic(err)
+	}
+	return k
 }
 
 // termLevel checks every block of a level of the term index: its key, its
