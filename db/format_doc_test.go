@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/casper-chronicle/chronicle/db"
 	"github.com/casper-chronicle/chronicle/index"
@@ -367,6 +368,8 @@ type formatVerifier struct {
 	t    *testing.T
 	tx   *bolt.Tx
 	docs map[string]*formatRecord // by key
+	// postings: each gram key's bitmap (grams level)
+	postings map[string]uint64
 }
 
 // formatRecord is a document record as FORMAT.md lists its members.
@@ -409,8 +412,10 @@ func (v *formatVerifier) run() {
 	v.meta()
 	v.names()
 	v.receipts()
+	v.postings = map[string]uint64{}
 	v.termLevel("grams", true)
 	v.termLevel("gramgroups", false)
+	v.grams()
 	v.entities()
 	v.lines()
 }
@@ -647,6 +652,9 @@ func (v *formatVerifier) termLevel(bucket string, counted bool) {
 				p = p[8:]
 			}
 			require.Equal(t, docs, bits.OnesCount64(bm))
+			if counted && k[4] != 0 {
+				v.postings[string(k)+string([]byte{byte(last)})] = bm
+			}
 			size, n := binary.Uvarint(p)
 			require.Positive(t, n)
 			p = p[n:]
@@ -761,7 +769,9 @@ func (v *formatVerifier) lines() {
 			bs = append(bs, block{dict: uv(), post: uv(), filter: uv()})
 			crcs = append(crcs, u32())
 		}
+		var filters [][]byte
 		for _, b := range bs {
+			filters = append(filters, p[:b.filter])
 			p = p[b.filter:]
 		}
 		require.Equal(t, headerEnd, len(rec)-len(p), "the header ends after the filters")
@@ -777,12 +787,109 @@ func (v *formatVerifier) lines() {
 			dict, err := s2.Decode(nil, p[:b.dict])
 			require.NoError(t, err)
 			require.True(t, bytes.HasSuffix(dict, []byte("\n")))
+			checkFilter(t, filters[i], bytes.Split(dict[:len(dict)-1], []byte("\n")))
 			p = p[b.dict+b.post:]
 		}
 		require.Empty(t, p, "the blocks fill the record")
 		return nil
 	}))
 	require.Equal(t, len(v.docs), records)
+}
+
+// formatSeparator is FORMAT.md's separator set.
+func formatSeparator(c byte) bool { return strings.IndexByte(" \t\n\r.,;:?!", c) >= 0 }
+
+// formatUnit decodes the character (unit) at the start of b as FORMAT.md
+// delimits it: a valid UTF-8 encoding is its code point, any other byte a
+// unit of 0x110000 + the byte.
+func formatUnit(b []byte) (uint32, int) {
+	r, n := utf8.DecodeRune(b)
+	if r == utf8.RuneError && n == 1 {
+		return 0x110000 + uint32(b[0]), 1
+	}
+	return uint32(r), n
+}
+
+// grams checks that every gram FORMAT.md says a document has is in the
+// postings with the document's bit.
+func (v *formatVerifier) grams() {
+	t := v.t
+	cp := 0
+	for _, d := range v.docs {
+		group, bit := uint32(d.Seq/64), uint64(1)<<(d.Seq%64)
+		has := func(kind byte, gram []byte) {
+			k := append(binary.BigEndian.AppendUint32(nil, group), kind)
+			k = append(k, gram...)
+			require.NotZero(t, v.postings[string(k)]&bit, "document #%d lacks gram %d %x", d.Seq, kind, gram)
+		}
+		src := d.source
+		for i := range src {
+			for n := 1; n <= 3 && i+n <= len(src); n++ {
+				g := src[i : i+n]
+				if n == 1 && g[0] == '\n' || !slices.ContainsFunc(g, formatSeparator) {
+					has(byte(n), g)
+				}
+			}
+		}
+		// Code-point trigrams: runs of three characters, no separator, a
+		// byte >= 0x80.
+		var vals []uint32
+		var starts []int
+		for p := 0; p < len(src); {
+			u, n := formatUnit(src[p:])
+			vals, starts = append(vals, u), append(starts, p)
+			p += n
+		}
+		starts = append(starts, len(src))
+		for i := 0; i+3 <= len(vals); i++ {
+			run := src[starts[i]:starts[i+3]]
+			if slices.ContainsFunc(run, formatSeparator) || !slices.ContainsFunc(run, func(c byte) bool { return c >= 0x80 }) {
+				continue
+			}
+			h := vals[i]*0x9E3779B1 ^ vals[i+1]*0x85EBCA77 ^ vals[i+2]*0xC2B2AE3D
+			h ^= h >> 15
+			h *= 0x2C1B3C6D
+			h ^= h >> 12
+			h &= 0xFFFFFF
+			has(4, []byte{byte(h >> 16), byte(h >> 8), byte(h)})
+			cp++
+		}
+	}
+	require.Positive(t, cp, "the Arabic sample has code-point trigrams")
+}
+
+// checkFilter checks a dictionary block's Bloom filter as FORMAT.md
+// describes it: its size, and every bit of every gram of its tokens.
+func checkFilter(t *testing.T, f []byte, tokens [][]byte) {
+	t.Helper()
+	mix := func(k uint64) uint64 {
+		k ^= k >> 30
+		k *= 0xbf58476d1ce4e5b9
+		k ^= k >> 27
+		k *= 0x94d049bb133111eb
+		return k ^ k>>31
+	}
+	hashes := map[uint64]bool{}
+	for _, tok := range tokens {
+		var units []uint64
+		for p := 0; p < len(tok); {
+			u, n := formatUnit(tok[p:])
+			units = append(units, uint64(u))
+			p += n
+			hashes[mix(uint64(u)|1<<63)] = true
+			if m := len(units); m >= 3 {
+				hashes[mix(units[m-3]|units[m-2]<<21|units[m-1]<<42)] = true
+			}
+		}
+	}
+	require.Len(t, f, max(1, (len(hashes)*6+7)/8), "filter size")
+	m := uint64(len(f)) * 8
+	for h := range hashes {
+		for k := range 4 {
+			b := uint64(uint32(h)+uint32(k)*(uint32(h>>32)|1)) * m >> 32
+			require.NotZero(t, f[b>>3]&(1<<(b&7)), "filter bit %d of gram hash %x", k, h)
+		}
+	}
 }
 
 // TestFormatDocLinked: the README's guide table links FORMAT.md.
