@@ -24,7 +24,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// The archive benchmarks of ARCHITECTURE 7 and issue 6: a generated archive
+// The archive benchmarks of issue 6 (targets: cmd/benchreal/PERFORMANCE.md): a generated archive
 // of mixed Arabic and English prose with records, about 1 MB per document.
 //
 //	CHRONICLE_BENCH_MB   total source size in MB = number of documents

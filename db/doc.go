@@ -16,15 +16,10 @@
 //
 // # Layout
 //
-//	meta      schema_version → decimal ASCII
-//	docs      document SHA-256 (32 bytes) → document record (JSON)
-//	chunks    document SHA-256 ‖ chunk index (u32 BE) → one compressed chunk (S2, or zstd before schema 6)
-//	events    document SHA-256 → zstd frame of the canonical event table
-//	names     name bytes → document SHA-256
-//	receipts  document SHA-256 ‖ receipt SHA-256 → sequence (u64 BE) ‖ receipt
-//	originals document SHA-256 ‖ receipt SHA-256 → imported original receipt (JSON)
-//	seqs      document sequence number (u64 BE) → document SHA-256
-//	grams, lines, entities, spans  the term, line and entity indexes (package index)
+// FORMAT.md, beside this file, describes the file byte by byte: every
+// bucket with its keys and values, what each digest and seal covers and
+// where it is checked, the schema versions and their upgrades, and the
+// lock and commit model (format_doc_test.go holds it to the code).
 //
 // The source is cut into fixed-size chunks, each its own compressed frame, so that
 // one evidence span can be re-read without decompressing the whole

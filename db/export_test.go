@@ -47,3 +47,10 @@ func (a *Archive) GramsDumpForTest() (map[string]string, error) {
 // SetChunkSizeForTest makes a write new documents in chunks of n bytes, as
 // an archive written before ChunkSize changed did.
 func (a *Archive) SetChunkSizeForTest(n int) { a.chunkSize = n }
+
+// Sizes FORMAT.md states (format_doc_test.go).
+const (
+	ReceiptSealLenForTest = receiptSealLen
+	TotalsLenForTest      = totalsLen
+	RecordTailForTest     = recordTail
+)

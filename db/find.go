@@ -359,8 +359,8 @@ func (a *Archive) searchWhole(tx *bolt.Tx, seq uint64, q *find.Query, sd *scored
 }
 
 // listLines completes a scored document's result: its record, its event
-// table's digest (damage in a document fails any read of it, as
-// ARCHITECTURE 8 asks, even where find does not look), and the listed
+// table's digest (damage in a document fails any read of it, even where
+// find does not look: FORMAT.md, "What is checked where"), and the listed
 // lines, read from their chunks (each checked against its digest) at the
 // offsets the line index gave and re-scored from their bytes.
 func (a *Archive) listLines(sd scoredDoc, q *find.Query) (h FindHit, err error) {

@@ -11,7 +11,8 @@ import (
 )
 
 // spec14Corpus is the 5,000,096-byte benchmark corpus of CONTRACT 14.
-// BenchmarkSpec14 measures the ARCHITECTURE 7 targets on the SPEC 14 corpus:
+// BenchmarkSpec14 measures the targets of cmd/benchreal/PERFORMANCE.md on
+// the CONTRACT 14 corpus:
 // ingest with indexing and the durable commit, the settlement query
 // (lookup, checked load, evaluation, receipt bytes), the receipt's durable
 // write on its own, and receipt verification with full store replay.

@@ -1,5 +1,7 @@
 // Package index keeps the archive's indexes (terms, lines, entities)
 // inside its bbolt file, written in the same transaction as their document.
+// Their keys and values, byte by byte, are in db/FORMAT.md; this package
+// documentation says why they are built as they are.
 //
 // # Term index
 //
@@ -20,8 +22,8 @@
 // Postings are bit-sliced by groups of 64 documents: each gram of a group
 // has a 64-bit bitmap of the group's documents holding it, with each
 // document's count of lines holding it. The postings of the grams that
-// share all bytes but the last are one bbolt value (a block, keyed
-// group (u32 BE) ‖ n ‖ prefix; postings.go), so a group of English text
+// share all bytes but the last are one bbolt value (a block; postings.go,
+// db/FORMAT.md), so a group of English text
 // is about 10,000 keys rather than 150,000. Adding documents rewrites only
 // their group's key range (bounded write amplification in the B+tree), and
 // a query costs one lookup per gram block per group. Each group's start
@@ -64,6 +66,7 @@
 // # Entity index
 //
 // Every event's subject and object, as exact bytes (never normalised or
-// merged): name ‖ 0x00 ‖ document sequence (u64 BE) ‖ event index (u32 BE) ‖
-// role. Store text fields never contain NUL, so the separator is safe.
+// merged), one key each, with each event's evidence span kept beside them
+// and a sealed count per name (keys and values: db/FORMAT.md). Store text
+// fields never contain NUL, so the name can end at a 0x00 separator.
 package index
