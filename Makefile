@@ -113,7 +113,7 @@ lint:
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem -count=5 $(PKGS)
 
-# bench-archive: the archive benchmarks of ARCHITECTURE 7 at full size
+# bench-archive: the archive benchmarks (cmd/benchreal/PERFORMANCE.md) at full size
 # (1,000 documents, about 1 GB; sources and archive cached in
 # CHRONICLE_BENCH_DIR, default $TMPDIR/chronicle-bench). `make bench` runs
 # the same benchmarks on 64 MB. rg_ms appears when ripgrep is installed.

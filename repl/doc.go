@@ -8,7 +8,7 @@
 //
 // Exec runs one command line (already split into arguments) against an
 // archive and returns its exit code: 0 success or VALID, 1 failure or
-// INVALID, 2 usage, 3 UNSUPPORTED (ARCHITECTURE 5). Errors are printed as
+// INVALID, 2 usage, 3 UNSUPPORTED (repl/GUIDE.md, "Exit codes"). Errors are printed as
 // one line on stderr naming the object and the reason.
 //
 // # Sessions

@@ -22,7 +22,7 @@ import (
 	bolterr "go.etcd.io/bbolt/errors"
 )
 
-// Exit codes (ARCHITECTURE 5, README "Exit codes"). No archive and busy
+// Exit codes (repl/GUIDE.md, "Exit codes"). No archive and busy
 // follow restic's 10 and 11 (repository does not exist, failed to lock),
 // an interrupt the shell's 128+SIGINT.
 const (

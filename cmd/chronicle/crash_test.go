@@ -17,7 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestKillDuringBatchIngest: ARCHITECTURE 8. A batch ingest killed with
+// TestKillDuringBatchIngest (db/RELIABILITY.md). A batch ingest killed with
 // SIGKILL at random moments never leaves a partial document or an archive
 // that check rejects; every document present is complete and whole, and
 // re-running the batch completes it. Files commit in groups: the test runs
@@ -118,7 +118,7 @@ func killDuringBatchIngest(t *testing.T, n, size, rounds int, flags []string, ne
 	require.Equal(t, 0, w.run("check").code)
 }
 
-// TestFlippedArchiveBytesNeverCrash: ARCHITECTURE 8. bbolt keeps no page
+// TestFlippedArchiveBytesNeverCrash (db/RELIABILITY.md). bbolt keeps no page
 // checksums, so a flipped byte can send it outside its memory map; every
 // command must still end with a one-line error (exit 1) or a clean answer,
 // never a crash.

@@ -1,6 +1,6 @@
 package main
 
-// The damage harness (issue 12, ARCHITECTURE 8): copies of a multi-document
+// The damage harness (issue 12, db/RELIABILITY.md): copies of a multi-document
 // archive are damaged (flipped bytes, a zeroed 4 KiB page, a truncation)
 // with fixed seeds, and every read command runs on each copy through the
 // real binary. A damaged archive may fail a command, but it must never

@@ -1,6 +1,6 @@
 // Package mcpserver is `chronicle mcp`: the archive served as Model Context
 // Protocol tools over stdio, a third front-end beside the CLI and the REPL
-// (ARCHITECTURE 10), built on the official Go SDK
+// (its guide: README.md in this directory), built on the official Go SDK
 // (github.com/modelcontextprotocol/go-sdk).
 //
 // # Basics
