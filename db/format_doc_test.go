@@ -21,6 +21,7 @@ import (
 
 	"github.com/casper-chronicle/chronicle/db"
 	"github.com/casper-chronicle/chronicle/index"
+	"github.com/casper-chronicle/chronicle/internal/mdtable"
 
 	"github.com/klauspost/compress/s2"
 	"github.com/klauspost/compress/zstd"
@@ -61,25 +62,9 @@ func formatSection(t *testing.T, heading string) string {
 // of the first table of the section under heading, each with want cells.
 func formatTable(t *testing.T, heading string, want int) [][]string {
 	t.Helper()
-	var rows [][]string
-	inTable := false
-	for _, l := range strings.Split(formatSection(t, heading), "\n") {
-		if !strings.HasPrefix(l, "|") {
-			if inTable {
-				break
-			}
-			continue
-		}
-		cells := strings.Split(strings.Trim(l, "|"), " | ")
-		for i := range cells {
-			cells[i] = strings.TrimSpace(cells[i])
-		}
-		require.Len(t, cells, want, "a row of the table under %q: %s", heading, l)
-		if !inTable || strings.HasPrefix(cells[0], "---") {
-			inTable = true // the header row, then the rule
-			continue
-		}
-		rows = append(rows, cells)
+	rows := mdtable.Body(strings.Split(formatSection(t, heading), "\n"))
+	for _, cells := range rows {
+		require.Len(t, cells, want, "a row of the table under %q: %v", heading, cells)
 	}
 	require.NotEmpty(t, rows, "no table under %q", heading)
 	return rows

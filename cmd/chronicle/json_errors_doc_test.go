@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/casper-chronicle/chronicle/internal/mdtable"
 	"github.com/casper-chronicle/chronicle/repl"
 
 	"github.com/stretchr/testify/require"
@@ -30,17 +31,7 @@ func guideTable(t *testing.T, header string) [][]string {
 	lines := strings.Split(string(data), "\n")
 	i := slices.Index(lines, header)
 	require.GreaterOrEqual(t, i, 0, "repl/GUIDE.md has no table %q", header)
-	var rows [][]string
-	for _, l := range lines[i+2:] {
-		if !strings.HasPrefix(l, "|") {
-			break
-		}
-		var cells []string
-		for _, c := range strings.Split(strings.Trim(l, "|"), " | ") {
-			cells = append(cells, strings.TrimSpace(c))
-		}
-		rows = append(rows, cells)
-	}
+	rows := mdtable.Body(lines[i:])
 	require.NotEmpty(t, rows, header)
 	return rows
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/casper-chronicle/chronicle/engine/claimrow"
 	"github.com/casper-chronicle/chronicle/engine/settle"
+	"github.com/casper-chronicle/chronicle/internal/mdtable"
 )
 
 // README.md beside this file documents the claims file, the rules, the
@@ -43,20 +44,9 @@ func afterMarker(t *testing.T, doc []string, marker string) []string {
 // marker, without its header and separator rows.
 func readmeTable(t *testing.T, marker string) [][]string {
 	t.Helper()
-	var rows [][]string
-	for _, l := range afterMarker(t, readReadme(t), marker) {
-		if !strings.HasPrefix(l, "|") {
-			break
-		}
-		var cells []string
-		for _, c := range strings.Split(strings.Trim(l, "|"), " | ") {
-			cells = append(cells, strings.TrimSpace(c))
-		}
-		rows = append(rows, cells)
-	}
-	require.GreaterOrEqual(t, len(rows), 3, "the table after <!-- %s -->", marker)
-	require.True(t, strings.HasPrefix(rows[1][0], "---"), "the table after <!-- %s --> has a header row", marker)
-	return rows[2:]
+	rows := mdtable.Body(afterMarker(t, readReadme(t), marker))
+	require.NotEmpty(t, rows, "the table after <!-- %s --> (a header, a rule, rows)", marker)
+	return rows
 }
 
 // readmeBlock returns the first fenced block after the marker, as the
@@ -225,12 +215,8 @@ func TestReadmeLimits(t *testing.T) {
 	}
 	for i, l := range doc {
 		if strings.HasPrefix(l, "| ROW_BYTES") {
-			for _, r := range doc[i:] {
-				if !strings.HasPrefix(r, "|") {
-					break
-				}
-				cells := strings.Split(strings.Trim(r, "|"), " | ")
-				rows = append(rows, []string{strings.TrimSpace(cells[0]), strings.TrimSpace(cells[1])})
+			for _, cells := range mdtable.Rows(doc[i:]) {
+				rows = append(rows, []string{cells[0], cells[1]})
 			}
 			break
 		}
