@@ -68,7 +68,7 @@ cross:
 # missing, or cannot run a Go binary (Debian 12's Wine 8.0 lacks the
 # bcryptprimitives.dll that Go 1.24 and later need), it says so and
 # passes: the cross-compile and vet above still hold.
-WINE_PKGS := ./engine/... ./index ./db/suggest ./migrate ./platform ./db/fileio
+WINE_PKGS := ./engine/... ./index ./db/suggest ./original ./platform ./db/fileio
 wine-test:
 	@set -e; wine=$$(command -v wine || command -v wine64 || ls /usr/lib/wine/wine64 2>/dev/null || true); \
 	if [ -z "$$wine" ]; then echo "wine-test: wine is not installed (apt-get install wine64): the Windows tests did not run; cross-compile and vet did"; exit 0; fi; \
