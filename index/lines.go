@@ -31,9 +31,9 @@ import (
 // of its tokens, and each with a Bloom filter of its tokens' code-point
 // grams in the header (lines_grams.go). A query tests every block's filter
 // with each term's grams and decodes, checks and searches only the blocks
-// that may hold a term: on the Arabic corpus a rare word passes 0.7–3 % of
-// the blocks, where version 1 decoded and searched the whole dictionary
-// of every candidate, and checksummed its whole record.
+// that may hold a term: a rare word passes few of the blocks, where
+// version 1 decoded and searched the whole dictionary of every candidate,
+// and checksummed its whole record.
 //
 // Record layout, version 2 (uvarint unless noted):
 //
@@ -87,12 +87,9 @@ const (
 // filter passes a term is decoded whole, and a common word's tokens are
 // spread over the dictionary's sort order (invalid, isInvalid,
 // ErrInvalid), so the blocks a query decodes are many and mostly
-// unrelated bytes: on 43 MB of English and code, `invalid` decoded
-// 1.18 MB of dictionary at 16 KiB blocks and 0.32 MB at 4 KiB (79 blocks
-// instead of 72), and medium, common and multi-term queries took 10–20 %
-// less time as whole processes. The records grew 6 % (the archive 2 %,
-// 3.6 % on Arabic). 2 KiB blocks decoded half as much again but were no
-// faster on Arabic.
+// unrelated bytes: smaller blocks decode far less of them, for slightly
+// larger records, and 2 KiB blocks were no faster than 4 KiB on Arabic
+// (the figures of 16 KiB against 4 KiB are in cmd/benchreal/PERFORMANCE.md).
 const DictBlock = 4 << 10
 
 // legacyDictBlock is the block size of the records written before
@@ -102,10 +99,10 @@ const legacyDictBlock = 16 << 10
 
 // The filters' density. Bits per distinct gram and probes per gram set the
 // false positive rate of a one-gram test (about 5.6% at 6 bits and 4
-// probes; measured 4–7% on the Arabic corpus); a term of n ≥ 3 characters
-// has n−2 trigrams, all of which must pass. The filters are 5.1 MB of the
-// 44 MB of line records of the 158 MB Arabic corpus; 8 bits and 5 probes
-// cost 1.7 MB more and measured no faster (see the README).
+// probes); a term of n ≥ 3 characters has n−2 trigrams, all of which must
+// pass. Denser filters (8 bits and 5 probes) made the records larger and
+// measured no faster, sparser ones (4 bits and 3 probes) no faster either
+// (cmd/benchreal/PERFORMANCE.md).
 const (
 	filterBitsPerGram = 6
 	filterProbes      = 4
@@ -218,9 +215,9 @@ func ParseLines(rec, dictBuf []byte) (*Lines, error) {
 
 // ParseLinesReusing is ParseLines into l, overwriting it and reusing its
 // buffers (the block table, the dictionary of a version 1 record): a
-// scorer parses one record per candidate, and a rare term on 151 Arabic
-// documents allocated 1.7 MB of block tables, fresh pages each (a page
-// fault, about 2 µs here) in a process that never collects. It returns l.
+// scorer parses one record per candidate, and a fresh block table per
+// candidate is fresh pages, a page fault each, in a process that never
+// collects. It returns l.
 func ParseLinesReusing(rec []byte, l *Lines) (*Lines, error) {
 	if len(rec) >= 4 && string(rec[:4]) == linesMagicV1 {
 		v1, err := parseLinesV1(rec, l.dict)

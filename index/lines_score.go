@@ -106,8 +106,8 @@ func (s *LineScorer) scoreTerms(l *Lines, terms []scoreTerm, max int) (total int
 	// The sets of up to byteSets terms per line are kept in score, of up
 	// to 16 (find.MaxTerms) in 2 bytes a line, of more in 8. The first touches of the memory
 	// a query allocates are page faults of its process, and the bytes it
-	// allocates bring the garbage collector (a multi-term query of eight
-	// words allocated 2.4 MB, mostly for these sets and the touched list).
+	// allocates bring the garbage collector (a multi-term query allocates
+	// mostly these sets and the touched list).
 	// The touched list is kept for at most a sixteenth of the lines, past
 	// which the arrays are cleared and read whole anyway.
 	n := l.NumLines + 1
@@ -181,8 +181,8 @@ func (s *LineScorer) ScoreFirst(l *Lines, q *find.Query, max int) ([]LineScore, 
 			return nil, err
 		}
 		// The posting walk is scoreBlock's, written out again: a shared
-		// iterator (a call per line, too big to inline) made 16 one-letter
-		// terms 35 % slower there.
+		// iterator (a call per line, too big to inline) made many
+		// one-letter terms markedly slower there.
 		var cur postingCursor
 		for ord, mask := range masks {
 			if mask == 0 {
@@ -247,10 +247,9 @@ func (s *LineScorer) matchBlock(l *Lines, b int, terms []scoreTerm) (blockView, 
 	// One-byte terms are matched in one pass over the block, unless a
 	// single one is rare in it: that one is searched like a longer term,
 	// IndexByte skipping the tokens without it many bytes at a time (the
-	// pass reads every byte: 29 % of `Z`'s in-process find on the English
-	// archive). Where the byte is in most tokens, the pass is cheaper than
-	// a search stopping at each of them (`e`); counting the byte first
-	// costs a twentieth of the pass.
+	// pass reads every byte). Where the byte is in most tokens, the pass
+	// is cheaper than a search stopping at each of them (`e`); counting
+	// the byte first costs little beside the pass.
 	if one := may & s.oneByte; one != 0 && (one&(one-1) != 0 || s.byteCommon(v.raw, terms[bits.TrailingZeros64(one)].term[0])) {
 		if err := s.matchBytes(v, masks, one); err != nil {
 			return v, nil, fmt.Errorf("%w: %v", ErrLineIndex, err)
@@ -638,8 +637,7 @@ func (v *blockView) posting(c *postingCursor, ord int) (body []byte, one uint64,
 // line deltas of tokens a few hundred lines apart and the heads of
 // postings (a byte length, or a token's one line, flagged) mostly take
 // one or two bytes, and a query of many short terms reads one per posting
-// of nearly every token (4–6 % of 16 one-letter terms on 43 MB of
-// English, in process).
+// of nearly every token.
 func uvarint2(b []byte, i int) (uint64, bool) {
 	if i+1 < len(b) && b[i+1] < 0x80 {
 		return uint64(b[i]&0x7f) | uint64(b[i+1])<<7, true
@@ -651,9 +649,8 @@ func uvarint2(b []byte, i int) (uint64, bool) {
 // read. A large allocation can be pages the kernel has not mapped yet:
 // reading one first maps the shared zero page, and the write after it
 // then copies the page and flushes the TLB of every CPU running the
-// process (an inter-processor interrupt, a trap on a VM; 5.6 % of the
-// samples of a medium word's find). Writing first maps each page once:
-// 3–8 % less time for medium and multi-term finds on 43 MB of English.
+// process (an inter-processor interrupt, a trap on a VM). Writing first
+// maps each page once.
 func prefault[T any](s []T) []T {
 	clear(s)
 	return s
