@@ -19,12 +19,12 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/casper-chronicle/chronicle/db"
 	"github.com/casper-chronicle/chronicle/engine"
 	"github.com/casper-chronicle/chronicle/engine/receipt"
+	"github.com/casper-chronicle/chronicle/internal/testbin"
 	"github.com/casper-chronicle/chronicle/original"
 
 	"github.com/stretchr/testify/require"
@@ -522,23 +522,14 @@ func TestLiteralVariantRejectedEverywhere(t *testing.T) {
 // ---------------------------------------------------------------------------
 // The archive command on the original tool's files
 
-var (
-	archiveOnce sync.Once
-	archiveBin  string
-	archiveErr  error
-)
+var archiveBuild testbin.Once
 
 // chronicleBinary builds the archive command once, next to binary.
 func chronicleBinary(t testing.TB) string {
 	t.Helper()
-	archiveOnce.Do(func() {
-		archiveBin = filepath.Join(filepath.Dir(binary), "chronicle")
-		if out, err := exec.Command("go", "build", "-o", archiveBin, "../chronicle").CombinedOutput(); err != nil {
-			archiveErr = fmt.Errorf("building chronicle: %v\n%s", err, out)
-		}
-	})
-	require.NoError(t, archiveErr)
-	return archiveBin
+	bin, err := archiveBuild.Build(filepath.Dir(binary), "chronicle")
+	require.NoError(t, err)
+	return bin
 }
 
 // runArchive runs `chronicle --db DB ARGS...` in dir with the golden clock.
