@@ -68,12 +68,12 @@ cross:
 # missing, or cannot run a Go binary (Debian 12's Wine 8.0 lacks the
 # bcryptprimitives.dll that Go 1.24 and later need), it says so and
 # passes: the cross-compile and vet above still hold.
-WINE_PKGS := ./engine/... ./index ./suggest ./migrate ./platform ./db/fileio
+WINE_PKGS := ./engine/... ./index ./db/suggest ./original ./platform ./db/fileio
 wine-test:
 	@set -e; wine=$$(command -v wine || command -v wine64 || ls /usr/lib/wine/wine64 2>/dev/null || true); \
 	if [ -z "$$wine" ]; then echo "wine-test: wine is not installed (apt-get install wine64): the Windows tests did not run; cross-compile and vet did"; exit 0; fi; \
 	dir=$$(mktemp -d); trap 'rm -rf "$$dir"' EXIT; export WINEPREFIX="$$dir/prefix" WINEDEBUG=-all; \
-	CGO_ENABLED=0 GOOS=windows GOARCH=amd64 $(GO) test -c -o "$$dir/probe.exe" ./suggest; \
+	CGO_ENABLED=0 GOOS=windows GOARCH=amd64 $(GO) test -c -o "$$dir/probe.exe" ./db/suggest; \
 	if ! "$$wine" "$$dir/probe.exe" -test.run='^$$' > "$$dir/probe.out" 2>&1; then \
 		echo "wine-test: $$("$$wine" --version 2>/dev/null || echo wine) cannot run a Go $$($(GO) env GOVERSION) Windows binary ($$(grep -m1 -E 'fatal|error' "$$dir/probe.out" || head -n1 "$$dir/probe.out")): the Windows tests did not run; cross-compile and vet did"; \
 		exit 0; \

@@ -10,9 +10,8 @@ import (
 )
 
 // The zstd codecs of an archive (event tables, and chunks written before
-// schema 6) are made on first use: setting them up took about a fifth of
-// a millisecond of every open, and find, the commonest command, reads
-// neither.
+// schema 6) are made on first use: set up at open, they added to the time
+// of every open, and find, the commonest command, reads neither.
 
 // errCodecsClosed: a read after Close.
 var errCodecsClosed = errors.New("zstd decoder: the archive is closed")

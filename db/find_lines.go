@@ -22,8 +22,7 @@ import (
 // one: a document's listed lines decompress and hash each chunk at most
 // once, with one chunk-sized buffer. (It used to keep up to 16 chunks, read the
 // lines in result order and walk each from its checkpoint: 1 MiB of
-// buffers per document listed, whose first touches were a tenth of a
-// rare Arabic term's whole-process time in page faults.)
+// buffers per document listed, whose first touches were page faults.)
 type lineReader struct {
 	a   *Archive
 	tx  *bolt.Tx

@@ -11,7 +11,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
-	"github.com/casper-chronicle/chronicle/suggest"
+	"github.com/casper-chronicle/chronicle/db/suggest"
 )
 
 // Source paths (schema 12). A document ingested from a file remembers, for

@@ -17,12 +17,10 @@ import (
 // ChunkSize is the number of source bytes per compressed frame of a new
 // document (each document records its own: older ones keep 64 KiB). Every
 // line find lists, and every evidence span, costs decompressing and
-// hashing its chunk: 16 KiB chunks cost 22–24 µs to 64 KiB's 84 µs on real
-// text, which took a medium Arabic word listing lines from 31 documents
-// from 19 to 12 ms of CPU. The price is S2 finding less repetition and
-// bbolt rounding each ~6 KB frame up to whole pages: the archive of 43 MB
-// of English went from 0.79 to 0.92 × its sources, of Arabic from 0.70 to
-// 0.81.
+// hashing its chunk, so smaller chunks make each listed line cheaper. The
+// price is S2 finding less repetition in a smaller frame and bbolt
+// rounding each frame up to whole pages: a larger archive for the same
+// sources (figures in cmd/benchreal/PERFORMANCE.md).
 const ChunkSize = 16 << 10
 
 // newChunkSize is the chunk size of the documents a writes (ChunkSize
@@ -45,12 +43,12 @@ func chunkKey(doc Digest, i int) []byte {
 }
 
 // CodecS2 names S2 chunk frames (klauspost/compress/s2), used for every
-// document stored since schema 6. Measured on 64 KiB chunks of mixed
-// Arabic/English prose (BenchmarkChunkCodec): S2 (better) keeps ~0.25 of the
-// bytes and decodes at ~1.3 GB/s, zstd keeps ~0.20 and decodes at ~0.7 GB/s;
-// profiles of cross-archive find put zstd decoding at over half of its time,
-// so S2's faster scans win over zstd's smaller archive (both far below the
-// 1.0 × sources target). Older documents keep their zstd chunks.
+// document stored since schema 6. On mixed Arabic/English prose
+// (BenchmarkChunkCodec) S2 (better) keeps somewhat more of the bytes than
+// zstd but decodes much faster, and zstd decoding dominated cross-archive
+// find, so S2's faster scans win over zstd's smaller archive (both far
+// below the sources' size; figures in cmd/benchreal/PERFORMANCE.md).
+// Older documents keep their zstd chunks.
 const CodecS2 = "s2"
 
 // compressSource cuts src into S2 frames of chunkSize bytes. Each frame is

@@ -22,8 +22,9 @@ const (
 	RoleObject  Role = 2
 )
 
-// crcTable tags the entity index keys. It is built on first use: its 16
-// KiB of tables took a tenth of a millisecond of every command's start-up.
+// crcTable tags the entity index keys. It is built on first use: built at
+// package init, its 16 KiB of tables were a cost of every command's
+// start-up.
 var crcTable = sync.OnceValue(func() *crc64.Table { return crc64.MakeTable(crc64.ECMA) })
 
 func (r Role) String() string {

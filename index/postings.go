@@ -31,11 +31,11 @@ import (
 //	seal (u64 LE)       CRC-32C and CRC-32 (IEEE) of key ‖ every byte before it
 //
 // One value per gram (schema 12) cost a bbolt element (16 bytes), an 8-byte
-// key, a link and a seal for a posting of 9–10 bytes on average: the term
-// index was a quarter of an English archive, and a batch fold wrote about
-// 150,000 keys per group of 64 documents, all held as bbolt nodes until the
-// commit. Blocks cut the keys about twelvefold, and the short form of
-// `which` stores a gram of one document in one byte instead of eight.
+// key, a link and a seal for a posting of 9–10 bytes on average, and a
+// batch fold wrote a key per gram of its group, all held as bbolt nodes
+// until the commit. Blocks cut the keys many times over (figures in
+// cmd/benchreal/PERFORMANCE.md), and the short form of `which` stores a
+// gram of one document in one byte instead of eight.
 //
 // The seal is two 32-bit CRCs of different polynomials, both computed by
 // the CPU's own instructions: a query checks every block it reads, and a

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/casper-chronicle/chronicle/db"
-	"github.com/casper-chronicle/chronicle/migrate"
+	"github.com/casper-chronicle/chronicle/original"
 )
 
 // runImport brings existing .chronicle stores (V1 or V2) and the receipts
@@ -32,7 +32,7 @@ func runImport(x *ctx) (err error) {
 			return interruptedErrorf("%d of %d stores not imported", len(x.p.args)-i, len(x.p.args))
 		}
 		bar.step(i, sanitize(path))
-		rep, err := migrate.ImportFile(a, path)
+		rep, err := original.ImportFile(a, path)
 		err = fileErr(path, err)
 		bar.clear()
 		if errors.Is(err, db.ErrWriteRefused) { // the archive: later stores would be refused too
@@ -53,7 +53,7 @@ func runImport(x *ctx) (err error) {
 
 // importOutcome prints one store's outcome: imported, present, conflict
 // or rejected (err, which names the path).
-func (x *ctx) importOutcome(path string, rep *migrate.Report, err error) {
+func (x *ctx) importOutcome(path string, rep *original.Report, err error) {
 	if x.machine() {
 		j := map[string]any{"path": path}
 		if err != nil {

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/casper-chronicle/chronicle/suggest"
+	"github.com/casper-chronicle/chronicle/db/suggest"
 )
 
 // closest returns the candidates nearest to name, nearest first, at most

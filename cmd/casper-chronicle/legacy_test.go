@@ -19,13 +19,13 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/casper-chronicle/chronicle/db"
 	"github.com/casper-chronicle/chronicle/engine"
 	"github.com/casper-chronicle/chronicle/engine/receipt"
-	"github.com/casper-chronicle/chronicle/migrate"
+	"github.com/casper-chronicle/chronicle/internal/testbin"
+	"github.com/casper-chronicle/chronicle/original"
 
 	"github.com/stretchr/testify/require"
 )
@@ -48,7 +48,7 @@ const (
 // legacyV1 is the store the original tool's first version wrote for src.
 func legacyV1(t testing.TB, src string) []byte {
 	t.Helper()
-	s, err := migrate.V1Store([]byte(src), legacyTime)
+	s, err := original.V1Store([]byte(src), legacyTime)
 	require.NoError(t, err)
 	return s.Encode()
 }
@@ -57,7 +57,7 @@ func legacyV1(t testing.TB, src string) []byte {
 // Arabic sentences extracted under the V1 magic).
 func legacyVariant(t testing.TB, src string) []byte {
 	t.Helper()
-	s, err := migrate.LiteralVariantV1Store([]byte(src), legacyTime)
+	s, err := original.LiteralVariantV1Store([]byte(src), legacyTime)
 	require.NoError(t, err)
 	return s.Encode()
 }
@@ -153,7 +153,7 @@ func verdict(t testing.TB, dir, receiptPath string) string {
 // query and find with exit 1 and no file written.
 func TestLegacyV1StoreLoadsOnlyAsTypedOnlyReplay(t *testing.T) {
 	build := func(t *testing.T, src string, edit func(s *engine.Store)) []byte {
-		s, err := migrate.V1Store([]byte(src), legacyTime)
+		s, err := original.V1Store([]byte(src), legacyTime)
 		require.NoError(t, err)
 		require.Len(t, s.Events, strings.Count(src, "@chronicle\t"), "V1 extracts the typed records only")
 		edit(s)
@@ -345,7 +345,7 @@ func TestLegacyVerifyOutcomes(t *testing.T) {
 	v2, err := engine.NewStore([]byte(legacyMixed), 1750000000)
 	require.NoError(t, err)
 	v2Bytes := v2.Encode()
-	tampered, err := migrate.V1Store([]byte(legacyMixed), legacyTime)
+	tampered, err := original.V1Store([]byte(legacyMixed), legacyTime)
 	require.NoError(t, err)
 	tampered.Events[0].Subject = "Alicia"
 	tamperedBytes := tampered.Encode()
@@ -522,23 +522,14 @@ func TestLiteralVariantRejectedEverywhere(t *testing.T) {
 // ---------------------------------------------------------------------------
 // The archive command on the original tool's files
 
-var (
-	archiveOnce sync.Once
-	archiveBin  string
-	archiveErr  error
-)
+var archiveBuild testbin.Once
 
 // chronicleBinary builds the archive command once, next to binary.
 func chronicleBinary(t testing.TB) string {
 	t.Helper()
-	archiveOnce.Do(func() {
-		archiveBin = filepath.Join(filepath.Dir(binary), "chronicle")
-		if out, err := exec.Command("go", "build", "-o", archiveBin, "../chronicle").CombinedOutput(); err != nil {
-			archiveErr = fmt.Errorf("building chronicle: %v\n%s", err, out)
-		}
-	})
-	require.NoError(t, archiveErr)
-	return archiveBin
+	bin, err := archiveBuild.Build(filepath.Dir(binary), "chronicle")
+	require.NoError(t, err)
+	return bin
 }
 
 // runArchive runs `chronicle --db DB ARGS...` in dir with the golden clock.

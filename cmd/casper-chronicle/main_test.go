@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/casper-chronicle/chronicle/internal/testbin"
+
 	"github.com/stretchr/testify/require"
 )
 
@@ -19,10 +21,11 @@ func TestMain(m *testing.M) {
 	if err != nil {
 		panic(err)
 	}
-	binary = filepath.Join(dir, "casper-chronicle")
-	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
-		panic("building casper-chronicle: " + err.Error() + "\n" + string(out))
+	bins, err := testbin.Build(dir, "casper-chronicle")
+	if err != nil {
+		panic(err.Error())
 	}
+	binary = bins[0]
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)

@@ -9,10 +9,10 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/casper-chronicle/chronicle/db"
+	"github.com/casper-chronicle/chronicle/internal/testbin"
 	"github.com/stretchr/testify/require"
 )
 
@@ -135,16 +135,14 @@ func sampleArchive(t *testing.T) *ws {
 	return w
 }
 
-var buildMCP sync.Once
+var buildMCP testbin.Once
 
 // TestHelpExamples: every example help shows runs, as shown, on the
 // sample archive (`chronicle -c EXAMPLE`, the session's quoting), exit 0.
 func TestHelpExamples(t *testing.T) {
 	t.Parallel()
-	buildMCP.Do(func() { // `mcp` runs the server beside chronicle
-		out, err := exec.Command("go", "build", "-o", filepath.Join(filepath.Dir(chronicleBin), "chronicle-mcp"), "../chronicle-mcp").CombinedOutput()
-		require.NoError(t, err, "%s", out)
-	})
+	_, err := buildMCP.Build(filepath.Dir(chronicleBin), "chronicle-mcp") // `mcp` runs the server beside chronicle
+	require.NoError(t, err)
 	w := sampleArchive(t)
 	for _, e := range helpTable(t, w) {
 		t.Run(e.Name, func(t *testing.T) {

@@ -19,6 +19,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/casper-chronicle/chronicle/internal/testbin"
+
 	"github.com/stretchr/testify/require"
 )
 
@@ -42,14 +44,12 @@ func buildAndRun(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
-	chronicleBin = filepath.Join(dir, "chronicle")
-	casperBin = filepath.Join(dir, "casper-chronicle")
-	for _, b := range []struct{ out, pkg string }{{chronicleBin, "./"}, {casperBin, "../casper-chronicle"}} {
-		if out, err := exec.Command("go", "build", "-o", b.out, b.pkg).CombinedOutput(); err != nil {
-			fmt.Fprintf(os.Stderr, "building %s: %v\n%s", b.pkg, err, out)
-			return 1
-		}
+	bins, err := testbin.Build(dir, "chronicle", "casper-chronicle")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
 	}
+	chronicleBin, casperBin = bins[0], bins[1]
 	return m.Run()
 }
 

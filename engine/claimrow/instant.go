@@ -35,10 +35,9 @@ func (a instant) compare(b instant) int {
 	return strings.Compare(fa, fb)
 }
 
-// instantPattern is compiled on first use: compiling it at start-up cost
-// every chronicle process about 0.1 ms of package init (0.09-0.12 ms
-// measured with GODEBUG=inittrace=1, 0.01 ms after), and most processes
-// never read a row.
+// instantPattern is compiled on first use: compiling it at start-up was a
+// cost of every chronicle process's package init (GODEBUG=inittrace=1
+// shows it), and most processes never read a row.
 var instantPattern = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:([Zz])|([+-])(\d{2}):(\d{2}))$`)
 })

@@ -1,10 +1,11 @@
-// Package migrate brings the original tool's files into Chronicle without
+// Package original brings the original tool's files into Chronicle without
 // losing, misreading or relabelling any of them: legacy CASPER-CHRON-V1
 // stores (readable only when their event table equals the V1 typed-only
 // extraction, CONTRACT 13), V1 and V2 receipts, and whole folders of
 // `.chronicle` stores imported into an archive with the receipts lying beside
-// them. Archive schema upgrades themselves are registered steps in package
-// db (db.Upgrades), run on open or by `chronicle migrate`.
+// them (`chronicle import`). It does not upgrade archives: archive schema
+// upgrades are registered steps in package db (db.Upgrades), run on open or
+// by `chronicle migrate`.
 //
 // # Caveats
 //
@@ -13,4 +14,4 @@
 // already in the archive under a different store is reported and left out,
 // with its receipts: they could not verify against the store the archive
 // keeps.
-package migrate
+package original
