@@ -3,7 +3,6 @@ package chronicle
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/casper-chronicle/chronicle/db"
@@ -199,8 +198,8 @@ type Answer struct {
 // question on one document, named by a name or at least 8 hex digits of
 // its SHA-256.
 func (a *Archive) Query(doc, question string) (*Answer, error) {
-	if !engine.ValidTextString(question) || len(question) > db.MaxQuestion {
-		return nil, fmt.Errorf("query: %w: not valid UTF-8 text of at most %d bytes", ErrBadQuestion, db.MaxQuestion)
+	if err := db.CheckQuestion("the question is", question); err != nil {
+		return nil, fmt.Errorf("query: %w: %v", ErrBadQuestion, err)
 	}
 	return a.answer(doc, db.KindQuery, question)
 }
@@ -208,17 +207,22 @@ func (a *Archive) Query(doc, question string) (*Answer, error) {
 // Claim looks for the literal statement `Subject Predicate Object.` in one
 // document (EXACT_STATED when stated, else UNRESOLVED).
 func (a *Archive) Claim(doc, subject, predicate, object string) (*Answer, error) {
-	for _, f := range []string{subject, predicate, object} {
-		if len(f) > engine.MaxFieldLen || !engine.ValidTextString(f) || strings.Contains(f, "\t") {
-			return nil, fmt.Errorf("claim: %w: each field is UTF-8 text of at most %d bytes without TAB", ErrBadQuestion, engine.MaxFieldLen)
-		}
+	if err := db.CheckClaimFields(subject, predicate, object); err != nil {
+		return nil, fmt.Errorf("claim: %w: %v", ErrBadQuestion, err)
 	}
-	return a.answer(doc, db.KindQuery, settle.ClaimQuestion(subject, predicate, object))
+	question := settle.ClaimQuestion(subject, predicate, object)
+	if err := db.CheckQuestion("the claim is", question); err != nil {
+		return nil, fmt.Errorf("claim: %w: %v", ErrBadQuestion, err)
+	}
+	return a.answer(doc, db.KindQuery, question)
 }
 
 // FindIn searches one document for terms (space-separated; lines are
 // ranked by how many distinct terms they contain).
 func (a *Archive) FindIn(doc, terms string) (*Answer, error) {
+	if err := db.CheckQuestion("the terms are", terms); err != nil {
+		return nil, fmt.Errorf("find: %w: %v", ErrBadQuestion, err)
+	}
 	if _, err := find.NewQuery(terms); err != nil {
 		return nil, fmt.Errorf("find: %w: %v", ErrBadQuestion, err)
 	}
@@ -273,9 +277,18 @@ type ArchiveAnswer struct {
 }
 
 // Find searches every document for terms and returns at most limit
-// documents (limit <= 0: all), ranked by best matched terms, then matching
-// lines, then import order.
+// documents, ranked by best matched terms, then matching lines, then
+// import order. The limit reads as `chronicle find --limit` (db.FindLimit):
+// 0 is the default of 20 documents; a negative limit, or one above
+// 2,147,483,647, is refused with ErrBadQuestion.
 func (a *Archive) Find(terms string, limit int) (*ArchiveAnswer, error) {
+	if err := db.CheckQuestion("the terms are", terms); err != nil {
+		return nil, fmt.Errorf("find: %w: %v", ErrBadQuestion, err)
+	}
+	limit, err := db.FindLimit(limit)
+	if err != nil {
+		return nil, fmt.Errorf("find: %w: %v", ErrBadQuestion, err)
+	}
 	q, err := find.NewQuery(terms)
 	if err != nil {
 		return nil, fmt.Errorf("find: %w: %v", ErrBadQuestion, err)
@@ -299,8 +312,8 @@ func (a *Archive) Find(terms string, limit int) (*ArchiveAnswer, error) {
 // Entity lists every event whose subject or object is exactly name, across
 // documents, with its re-read evidence.
 func (a *Archive) Entity(name string) (*ArchiveAnswer, error) {
-	if !engine.ValidTextString(name) || name == "" || len(name) > engine.MaxFieldLen || strings.Contains(name, "\t") {
-		return nil, fmt.Errorf("entity: %w: a name is UTF-8 text of 1 to %d bytes without TAB", ErrBadQuestion, engine.MaxFieldLen)
+	if err := db.CheckEntityName(name); err != nil {
+		return nil, fmt.Errorf("entity: %w: %v", ErrBadQuestion, err)
 	}
 	var hits []db.EntityHit
 	var rec *db.SetReceipt
@@ -326,8 +339,8 @@ func (a *Archive) Entity(name string) (*ArchiveAnswer, error) {
 // when docs is empty, else the named ones (a loan agreement and the bank
 // statement that repays it).
 func (a *Archive) Settle(question string, docs ...string) (*ArchiveAnswer, error) {
-	if !engine.ValidTextString(question) || len(question) > db.MaxQuestion {
-		return nil, fmt.Errorf("settle: %w: not valid UTF-8 text of at most %d bytes", ErrBadQuestion, db.MaxQuestion)
+	if err := db.CheckQuestion("the question is", question); err != nil {
+		return nil, fmt.Errorf("settle: %w: %v", ErrBadQuestion, err)
 	}
 	if settle.IsClaim(question) {
 		return nil, fmt.Errorf("settle: %w: a claim is asked of one document (Claim)", ErrBadQuestion)

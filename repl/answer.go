@@ -20,10 +20,8 @@ func runQuery(x *ctx) error {
 }
 
 func runClaim(x *ctx) error {
-	for _, f := range x.p.args[1:] {
-		if len(f) > maxFieldLen || strings.IndexByte(f, '\t') >= 0 {
-			return usageErrorf("SUBJECT, PREDICATE and OBJECT must be at most %d bytes without TAB", maxFieldLen)
-		}
+	if err := db.CheckClaimFields(x.p.args[1:]...); err != nil {
+		return inputError(err)
 	}
 	return x.answerQuestion(x.p.args[0], settle.ClaimQuestion(x.p.args[1], x.p.args[2], x.p.args[3]))
 }
@@ -31,11 +29,8 @@ func runClaim(x *ctx) error {
 // answerQuestion evaluates a settlement or claim question on one document,
 // keeps its receipt in the archive and prints the result.
 func (x *ctx) answerQuestion(docArg, question string) error {
-	if !engine.ValidTextString(question) {
-		return usageErrorf("the question is not valid UTF-8 text")
-	}
-	if len(question) > db.MaxQuestion {
-		return fmt.Errorf("the question is %d bytes; receipts carry at most %d", len(question), db.MaxQuestion)
+	if err := db.CheckQuestion("the question is", question); err != nil {
+		return inputError(err)
 	}
 	ans, err := x.answerDocument(docArg, db.KindQuery, question)
 	if err != nil {
@@ -230,8 +225,8 @@ func (x *ctx) renderEvidence(d *db.Document, evidence []settle.Evidence, marks b
 // `find Saud Alice` is `find "Saud Alice"`: the same result and receipt.
 func runFind(x *ctx) error {
 	terms := strings.Join(x.p.args, " ")
-	if !engine.ValidTextString(terms) {
-		return usageErrorf("TERMS is not valid UTF-8 text")
+	if err := db.CheckText("TERMS is", terms); err != nil {
+		return inputError(err)
 	}
 	if _, err := find.Terms(terms); err != nil {
 		return err
@@ -243,8 +238,8 @@ func runFind(x *ctx) error {
 }
 
 func (x *ctx) findInDocument(docArg, terms string) error {
-	if len(terms) > db.MaxQuestion {
-		return fmt.Errorf("the terms are %d bytes; receipts carry at most %d", len(terms), db.MaxQuestion)
+	if err := db.CheckQuestionSize("the terms are", terms); err != nil {
+		return err
 	}
 	ans, err := x.answerDocument(docArg, db.KindFind, terms)
 	if err != nil {
@@ -313,12 +308,12 @@ func markTerms(text string, terms []string) string {
 // that binds the documents the search ran over (db.SetReceipt); it is
 // kept in the archive with --keep only.
 func (x *ctx) findInArchive(terms string) error {
-	limit, err := x.p.intValue("limit", 20)
+	limit, err := x.p.intValue("limit", db.DefaultFindLimit)
 	if err != nil {
 		return err
 	}
-	if limit > db.MaxLimit {
-		return usageErrorf("--limit %d is above %d", limit, db.MaxLimit)
+	if limit, err = db.FindLimit(limit); err != nil {
+		return inputError(err)
 	}
 	q, err := find.NewQuery(terms)
 	if err != nil {

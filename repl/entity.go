@@ -15,11 +15,8 @@ import (
 func runEntity(x *ctx) error {
 	name := x.p.args[0]
 	// NAME is one field of a record: checked as claim fields are.
-	switch {
-	case !engine.ValidTextString(name):
-		return usageErrorf("NAME must be valid UTF-8 text without NUL bytes")
-	case name == "" || len(name) > maxFieldLen || strings.IndexByte(name, '\t') >= 0:
-		return usageErrorf("NAME must be 1 to %d bytes without TAB", maxFieldLen)
+	if err := db.CheckEntityName(name); err != nil {
+		return inputError(err)
 	}
 	hits, rec, err := answerSet(x, "the name is", name,
 		func(a *db.Archive) ([]db.EntityHit, *db.SetReceipt, error) { return a.IssueEntity(name) },

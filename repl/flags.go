@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/casper-chronicle/chronicle/db"
 )
 
 // flagSpec declares one --flag of a command.
@@ -104,6 +106,15 @@ func (e *usageError) Error() string { return e.msg }
 
 func usageErrorf(format string, args ...any) error {
 	return &usageError{msg: fmt.Sprintf(format, args...)}
+}
+
+// inputError makes an argument the shared checks refuse (a db.InputError:
+// db/input.go) a usage error (exit 2); other errors stay as they are.
+func inputError(err error) error {
+	if db.IsInputError(err) {
+		return &usageError{msg: err.Error()}
+	}
+	return err
 }
 
 // flagSuggestion is the "did you mean" of an unknown --name: the nearest

@@ -219,8 +219,8 @@ func answerSet[H any](x *ctx, what, question string,
 		hits, err := answer(a)
 		return hits, nil, err
 	}
-	if len(question) > db.MaxQuestion {
-		return nil, nil, fmt.Errorf("%s %d bytes; receipts carry at most %d", what, len(question), db.MaxQuestion)
+	if err := db.CheckQuestionSize(what, question); err != nil {
+		return nil, nil, err
 	}
 	open := func() (*db.Archive, error) { return x.open(false) }
 	if x.keep() {
@@ -276,7 +276,7 @@ func printSetAnswer[H any](x *ctx, hits []H, rec *db.SetReceipt,
 // .chronicle file it names, and prints the word.
 func runVerify(x *ctx) error {
 	path := x.p.args[0]
-	data, err := fileio.ReadLimited(path, 2*db.MaxQuestion+1024)
+	data, err := fileio.ReadLimited(path, db.MaxReceiptSize)
 	var outcome receipt.Outcome
 	var why error
 	warning := ""

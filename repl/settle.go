@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/casper-chronicle/chronicle/db"
-	"github.com/casper-chronicle/chronicle/engine"
 	"github.com/casper-chronicle/chronicle/engine/settle"
 )
 
@@ -22,14 +21,14 @@ var flagSettleDoc = flagSpec{name: "doc", value: "DOC", repeat: true,
 // --receipt FILE writes it, --receipt - prints it.
 func runSettle(x *ctx) error {
 	question := strings.Join(x.p.args, " ")
-	if !engine.ValidTextString(question) {
-		return usageErrorf("the question is not valid UTF-8 text")
+	if err := db.CheckText("the question is", question); err != nil {
+		return inputError(err)
 	}
 	if settle.IsClaim(question) {
 		return usageErrorf("settle answers settlement questions; ask a claim with `claim DOC S P O` or `query DOC QUESTION`")
 	}
-	if len(question) > db.MaxQuestion {
-		return fmt.Errorf("the question is %d bytes; receipts carry at most %d", len(question), db.MaxQuestion)
+	if err := db.CheckQuestionSize("the question is", question); err != nil {
+		return err
 	}
 	docArgs := x.p.values("doc")
 	chosen := func(a *db.Archive) ([]*db.Document, error) {

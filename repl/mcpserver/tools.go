@@ -3,7 +3,6 @@ package mcpserver
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/casper-chronicle/chronicle/db"
@@ -240,19 +239,8 @@ func (s *Server) show(_ context.Context, req *mcp.CallToolRequest, in ShowIn) (*
 	return result(fmt.Sprintf("%s of %s (result %s)", plural(len(out.Lines), "line"), out.Label, out.ResultID), out), out, nil
 }
 
-// checkQuestion applies the CLI's checks of a question or terms string.
-func checkQuestion(what, q string) error {
-	if !engine.ValidTextString(q) {
-		return usageError("%s not valid UTF-8 text", what)
-	}
-	if len(q) > db.MaxQuestion {
-		return fmt.Errorf("%s %d bytes; receipts carry at most %d", what, len(q), db.MaxQuestion)
-	}
-	return nil
-}
-
 func (s *Server) query(_ context.Context, req *mcp.CallToolRequest, in QueryIn) (*mcp.CallToolResult, Answer, error) {
-	if err := checkQuestion("the question is", in.Question); err != nil {
+	if err := db.CheckQuestion("the question is", in.Question); err != nil {
 		return nil, Answer{}, toolError("query", err)
 	}
 	var out Answer
@@ -297,8 +285,8 @@ func answerOf(ans *db.DocAnswer) Answer {
 
 func (s *Server) find(_ context.Context, req *mcp.CallToolRequest, in FindIn) (*mcp.CallToolResult, FindOut, error) {
 	fail := func(err error) (*mcp.CallToolResult, FindOut, error) { return nil, FindOut{}, toolError("find", err) }
-	if !engine.ValidTextString(in.Terms) {
-		return fail(usageError("TERMS is not valid UTF-8 text"))
+	if err := db.CheckText("TERMS is", in.Terms); err != nil {
+		return fail(err)
 	}
 	if _, err := find.Terms(in.Terms); err != nil {
 		return fail(err)
@@ -306,17 +294,12 @@ func (s *Server) find(_ context.Context, req *mcp.CallToolRequest, in FindIn) (*
 	if in.Document != "" {
 		return s.findInDocument(req, in)
 	}
-	limit := in.Limit
-	switch {
-	case limit == 0:
-		limit = 20
-	case limit < 0:
-		return fail(usageError("--limit wants a count of at least 1, got %d", limit))
-	case limit > db.MaxLimit:
-		return fail(usageError("--limit %d is above %d", limit, db.MaxLimit))
+	limit, err := db.FindLimit(in.Limit)
+	if err != nil {
+		return fail(err)
 	}
-	if len(in.Terms) > db.MaxQuestion {
-		return fail(fmt.Errorf("the terms are %d bytes; receipts carry at most %d", len(in.Terms), db.MaxQuestion))
+	if err := db.CheckQuestionSize("the terms are", in.Terms); err != nil {
+		return fail(err)
 	}
 	q, err := find.NewQuery(in.Terms)
 	if err != nil {
@@ -346,8 +329,8 @@ func (s *Server) find(_ context.Context, req *mcp.CallToolRequest, in FindIn) (*
 }
 
 func (s *Server) findInDocument(req *mcp.CallToolRequest, in FindIn) (*mcp.CallToolResult, FindOut, error) {
-	if len(in.Terms) > db.MaxQuestion {
-		return nil, FindOut{}, toolError("find", fmt.Errorf("the terms are %d bytes; receipts carry at most %d", len(in.Terms), db.MaxQuestion))
+	if err := db.CheckQuestionSize("the terms are", in.Terms); err != nil {
+		return nil, FindOut{}, toolError("find", err)
 	}
 	var ans Answer
 	var status string
@@ -370,14 +353,14 @@ func (s *Server) findInDocument(req *mcp.CallToolRequest, in FindIn) (*mcp.CallT
 
 func (s *Server) settle(_ context.Context, req *mcp.CallToolRequest, in SettleIn) (*mcp.CallToolResult, Answer, error) {
 	fail := func(err error) (*mcp.CallToolResult, Answer, error) { return nil, Answer{}, toolError("settle", err) }
-	if !engine.ValidTextString(in.Question) {
-		return fail(usageError("the question is not valid UTF-8 text"))
+	if err := db.CheckText("the question is", in.Question); err != nil {
+		return fail(err)
 	}
 	if settle.IsClaim(in.Question) {
 		return fail(usageError("settle answers settlement questions; ask a claim with `claim DOC S P O` or `query DOC QUESTION`"))
 	}
-	if len(in.Question) > db.MaxQuestion {
-		return fail(fmt.Errorf("the question is %d bytes; receipts carry at most %d", len(in.Question), db.MaxQuestion))
+	if err := db.CheckQuestionSize("the question is", in.Question); err != nil {
+		return fail(err)
 	}
 	var out Answer
 	var status string
@@ -410,11 +393,8 @@ func (s *Server) entity(_ context.Context, req *mcp.CallToolRequest, in EntityIn
 	fail := func(err error) (*mcp.CallToolResult, EntityOut, error) {
 		return nil, EntityOut{}, toolError("entity", err)
 	}
-	switch {
-	case !engine.ValidTextString(in.Name):
-		return fail(usageError("NAME must be valid UTF-8 text without NUL bytes"))
-	case in.Name == "" || len(in.Name) > engine.MaxFieldLen || strings.IndexByte(in.Name, '\t') >= 0:
-		return fail(usageError("NAME must be 1 to %d bytes without TAB", engine.MaxFieldLen))
+	if err := db.CheckEntityName(in.Name); err != nil {
+		return fail(err)
 	}
 	out := EntityOut{Hits: []EntityHit{}}
 	err := s.guard("entity", false, func(a *db.Archive) error {
@@ -442,8 +422,8 @@ func (s *Server) entity(_ context.Context, req *mcp.CallToolRequest, in EntityIn
 
 func (s *Server) verify(_ context.Context, req *mcp.CallToolRequest, in VerifyIn) (*mcp.CallToolResult, VerifyOut, error) {
 	data := []byte(in.Receipt)
-	if len(data) > 2*db.MaxQuestion+1024 {
-		return nil, VerifyOut{}, toolError("verify", fmt.Errorf("the receipt is %d bytes; an archive receipt is at most %d", len(data), 2*db.MaxQuestion+1024))
+	if len(data) > db.MaxReceiptSize {
+		return nil, VerifyOut{}, toolError("verify", fmt.Errorf("the receipt is %d bytes; an archive receipt is at most %d", len(data), db.MaxReceiptSize))
 	}
 	outcome, why := receipt.Invalid, error(nil)
 	err := s.guard("verify", false, func(a *db.Archive) error {
