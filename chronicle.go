@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/casper-chronicle/chronicle/commands"
 	"github.com/casper-chronicle/chronicle/db"
 	"github.com/casper-chronicle/chronicle/db/fileio"
 	"github.com/casper-chronicle/chronicle/engine"
@@ -111,17 +112,16 @@ func document(d *db.Document) Document {
 
 // Documents lists the archive's documents in import order.
 func (a *Archive) Documents() ([]Document, error) {
-	var docs []*db.Document
-	err := a.read(func() (err error) {
-		docs, err = a.db.Docs()
+	out := []Document{}
+	err := a.read(func() error {
+		_, err := commands.Docs(a.db, commands.DocsIn{}, func(d *db.Document) error {
+			out = append(out, document(d))
+			return nil
+		})
 		return err
 	})
 	if err != nil {
 		return nil, err
-	}
-	out := make([]Document, len(docs))
-	for i, d := range docs {
-		out[i] = document(d)
 	}
 	return out, nil
 }
@@ -379,46 +379,35 @@ const (
 	Unsupported Verdict = "UNSUPPORTED" // 3: a receipt kind this version cannot replay (V1 QUERY)
 )
 
-// Verify replays a receipt against the archive: an archive receipt
+// Verify replays a receipt against the archive, as `chronicle verify`
+// and the MCP verify tool do (commands.Verify): an archive receipt
 // (ingest, query, claim, find in a document), a set receipt (find across
 // the archive, entity, settle) or an original casper-chronicle receipt of
-// an imported store. The error says why a receipt is INVALID; when the
+// an imported store (given as bytes, it is checked against the store
+// imported into the archive; the CLI, given the receipt's file, checks the
+// .chronicle file beside it). The error says why a receipt is INVALID; when the
 // archive could not be read at all (ErrLocked) the verdict is "".
 func (a *Archive) Verify(rec []byte) (Verdict, error) {
-	var replay func() (receipt.Outcome, error)
-	var err error
-	switch {
-	case db.IsArchiveReceipt(rec):
-		var r *db.Receipt
-		if r, err = db.ParseReceipt(rec); err == nil {
-			replay = func() (receipt.Outcome, error) { return a.db.Verify(r, receipt.Canonical{}) }
-		}
-	case db.IsSetReceipt(rec):
-		var r *db.SetReceipt
-		if r, err = db.ParseSetReceipt(rec); err == nil {
-			replay = func() (receipt.Outcome, error) { return a.db.VerifySet(r) }
-		}
-	default:
-		replay = func() (receipt.Outcome, error) { return a.db.VerifyOriginal(rec, receipt.Canonical{}) }
+	p := commands.ParseReceipt(commands.VerifyIn{Receipt: string(rec)})
+	if v, ok := p.Malformed(); ok {
+		return Invalid, v.Why // no lock needed
 	}
-	if err != nil {
-		return Invalid, err // malformed
-	}
-	outcome, replayed := receipt.Invalid, false
-	err = a.read(func() (err error) {
+	var v commands.Verified
+	replayed := false
+	err := a.read(func() error {
 		replayed = true
-		outcome, err = replay()
-		return err
+		v = p.Replay(func() (*db.Archive, error) { return a.db, nil })
+		return nil
 	})
 	if !replayed {
 		// The lock was not had: the receipt was not replayed, and is
 		// neither VALID nor INVALID.
 		return "", err
 	}
-	if err != nil && outcome == receipt.Invalid {
-		return Invalid, err
+	if v.Why != nil && v.Outcome == receipt.Invalid {
+		return Invalid, v.Why
 	}
-	return Verdict(outcome.String()), err
+	return Verdict(v.Outcome.String()), v.Why
 }
 
 // ClaimsReport is a claims check: one claim-verification row per claim.

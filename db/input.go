@@ -33,6 +33,10 @@ func inputErrorf(format string, args ...any) error {
 	return &InputError{Msg: fmt.Sprintf(format, args...)}
 }
 
+// InputErrorf is an InputError for the checks of other packages (the
+// command table's, package commands).
+func InputErrorf(format string, args ...any) error { return inputErrorf(format, args...) }
+
 // IsInputError reports whether err is (or wraps) an InputError.
 func IsInputError(err error) bool {
 	var in *InputError

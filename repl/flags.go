@@ -1,10 +1,12 @@
 package repl
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/casper-chronicle/chronicle/commands"
 	"github.com/casper-chronicle/chronicle/db"
 )
 
@@ -106,6 +108,17 @@ func (e *usageError) Error() string { return e.msg }
 
 func usageErrorf(format string, args ...any) error {
 	return &usageError{msg: fmt.Sprintf(format, args...)}
+}
+
+// commandError is an error of a run function of the command table
+// (package commands) as the CLI reports it: an ArgError names its
+// argument in the JSON error, an InputError is a usage error.
+func commandError(err error) error {
+	var ae *commands.ArgError
+	if errors.As(err, &ae) {
+		return withObject(inputError(ae.Err), ae.Object, ae.Value)
+	}
+	return inputError(err)
 }
 
 // inputError makes an argument the shared checks refuse (a db.InputError:

@@ -3,12 +3,11 @@ package mcpserver
 import (
 	"context"
 	"fmt"
-	"time"
 
+	"github.com/casper-chronicle/chronicle/commands"
 	"github.com/casper-chronicle/chronicle/db"
 	"github.com/casper-chronicle/chronicle/engine"
 	"github.com/casper-chronicle/chronicle/engine/find"
-	"github.com/casper-chronicle/chronicle/engine/receipt"
 	"github.com/casper-chronicle/chronicle/engine/settle"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -18,10 +17,11 @@ import (
 // a concrete object (map[string]any is an object schema), so strict clients
 // such as the TypeScript SDK accept the listing.
 
-// DocsIn takes no arguments.
-type DocsIn struct{}
+// DocsIn selects a page of documents: `docs --limit --after --sort`.
+type DocsIn = commands.DocsIn
 
-// DocEntry is one document, as `docs --json` lists it.
+// DocEntry is one document: the `docs --json` line (commands.Doc) and
+// the resource holding its text.
 type DocEntry struct {
 	SHA256       string   `json:"document_sha256" jsonschema:"SHA-256 hex of the document's exact bytes: its identity"`
 	Names        []string `json:"names" jsonschema:"every name the document was ingested under"`
@@ -37,22 +37,14 @@ type DocEntry struct {
 type DocsOut struct {
 	ResultID  string     `json:"resultId" jsonschema:"the ID of this result (claim-result/<ns>/<runId>/<ordinal>)"`
 	Documents []DocEntry `json:"documents"`
+	More      bool       `json:"more,omitempty" jsonschema:"documents remain after this page (ask again with after: the last one's SHA-256)"`
 }
 
-// ShowIn names a document and an optional line range.
-type ShowIn struct {
-	Document string `json:"document" jsonschema:"a document name or at least 8 hex digits of its SHA-256"`
-	From     int    `json:"from,omitempty" jsonschema:"first line (1-based; default 1)"`
-	To       int    `json:"to,omitempty" jsonschema:"last line (default: the last line of the document)"`
-}
+// ShowIn names a document and an optional line range (`show DOC FROM-TO`).
+type ShowIn = commands.ShowIn
 
-// ShowLine is one physical line.
-type ShowLine struct {
-	Line      int    `json:"line"`
-	ByteStart int    `json:"byte_start"`
-	ByteEnd   int    `json:"byte_end"`
-	Text      string `json:"text"`
-}
+// ShowLine is one physical line: the `show --json` line.
+type ShowLine = commands.Line
 
 // ShowOut is a document's lines.
 type ShowOut struct {
@@ -60,6 +52,16 @@ type ShowOut struct {
 	Document string     `json:"document_sha256"`
 	Label    string     `json:"label" jsonschema:"the document's first name"`
 	Lines    []ShowLine `json:"lines"`
+}
+
+// StatsIn takes no arguments.
+type StatsIn = commands.StatsIn
+
+// StatsOut is the archive's totals: the `stats --json` line and the
+// result's ID.
+type StatsOut struct {
+	ResultID string `json:"resultId" jsonschema:"the ID of this result"`
+	commands.Stats
 }
 
 // Answer is a canonical result on one document (query, find with a
@@ -143,30 +145,37 @@ type VerifyOut struct {
 	ResultID string `json:"resultId" jsonschema:"the ID of this result"`
 	Verdict  string `json:"verdict"`           // described by verifyOut
 	Problem  string `json:"problem,omitempty"` // described by verifyOut
+	Warning  string `json:"warning,omitempty" jsonschema:"beside VALID: the archive is damaged all the same (run chronicle check)"`
 }
 
 // description texts: what each tool answers, and what it never claims.
 const never = " It never claims truth: the archive proves which exact bytes say what (integrity and replay), not that a document is right."
 
+// tool is the listing entry of an MCP tool: its description comes from
+// the command table (package commands).
+func tool(name string, annotations *mcp.ToolAnnotations) *mcp.Tool {
+	spec := commands.ByTool(name)
+	if spec == nil {
+		panic("mcpserver: no command has the tool " + name)
+	}
+	return &mcp.Tool{Name: name, Annotations: annotations, Description: spec.Description + never}
+}
+
 func (s *Server) addTools() {
 	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)}
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "docs", Annotations: readOnly,
-		Description: "List the documents in the archive: SHA-256, names, size, event count, import time, resource URI." + never}, s.docs)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "show", Annotations: readOnly,
-		Description: "A document's lines with their numbers and byte offsets (all, or from..to), read back from the archive and checked." + never}, s.show)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "find", Annotations: readOnly,
-		Description: findDescription + never}, s.find)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "query", Annotations: readOnly,
-		Description: queryDescription + never}, s.query)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "settle", Annotations: readOnly,
-		Description: settleDescription + never}, s.settle)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "entity", Annotations: readOnly,
-		Description: "Every event whose subject or object is exactly the name, across documents, with its evidence span. Exact names only: no aliases are inferred." + never}, s.entity)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "verify", Annotations: readOnly,
-		Description: verifyDescription + never, InputSchema: verifyIn(), OutputSchema: verifyOut()}, s.verify)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "check_claims",
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: false, DestructiveHint: new(false), IdempotentHint: false, OpenWorldHint: new(false)},
-		Description: checkDescription + never, InputSchema: checkIn(), OutputSchema: checkOut()}, s.checkClaims)
+	mcp.AddTool(s.mcp, tool("docs", readOnly), s.docs)
+	mcp.AddTool(s.mcp, tool("show", readOnly), s.show)
+	mcp.AddTool(s.mcp, tool("stats", readOnly), s.stats)
+	mcp.AddTool(s.mcp, tool("find", readOnly), s.find)
+	mcp.AddTool(s.mcp, tool("query", readOnly), s.query)
+	mcp.AddTool(s.mcp, tool("settle", readOnly), s.settle)
+	mcp.AddTool(s.mcp, tool("entity", readOnly), s.entity)
+	verify := tool("verify", readOnly)
+	verify.InputSchema, verify.OutputSchema = verifyIn(), verifyOut()
+	mcp.AddTool(s.mcp, verify, s.verify)
+	check := tool("check_claims", &mcp.ToolAnnotations{ReadOnlyHint: false, DestructiveHint: new(false), IdempotentHint: false, OpenWorldHint: new(false)})
+	check.InputSchema, check.OutputSchema = checkIn(), checkOut()
+	mcp.AddTool(s.mcp, check, s.checkClaims)
 }
 
 // resolveDoc resolves a document argument as the CLI does.
@@ -177,17 +186,18 @@ func resolveDoc(a *db.Archive, arg string) (*db.Document, error) {
 	return a.Resolve(arg)
 }
 
-func (s *Server) docs(_ context.Context, req *mcp.CallToolRequest, _ DocsIn) (*mcp.CallToolResult, DocsOut, error) {
+func (s *Server) docs(_ context.Context, req *mcp.CallToolRequest, in DocsIn) (*mcp.CallToolResult, DocsOut, error) {
 	out := DocsOut{Documents: []DocEntry{}}
 	err := s.guard("docs", false, func(a *db.Archive) error {
-		docs, err := a.Docs()
+		page, err := commands.DocsList(a, in)
 		if err != nil {
 			return err
 		}
-		for _, d := range docs {
-			out.Documents = append(out.Documents, DocEntry{SHA256: d.SHA256.String(), Names: d.Names, Size: d.SourceSize,
-				Events: d.EventCount, ImportedAt: d.ImportedAt, Imported: d.Imported().Format(time.RFC3339), StoreVersion: d.Version, URI: docURI(d)})
+		for _, d := range page.Documents {
+			out.Documents = append(out.Documents, DocEntry{SHA256: d.SHA256, Names: d.Names, Size: d.Size, Events: d.Events,
+				ImportedAt: d.ImportedAt, Imported: d.Imported, StoreVersion: d.StoreVersion, URI: "chronicle://doc/" + d.SHA256})
 		}
+		out.More = page.More
 		return nil
 	})
 	if err != nil {
@@ -199,44 +209,42 @@ func (s *Server) docs(_ context.Context, req *mcp.CallToolRequest, _ DocsIn) (*m
 
 func (s *Server) show(_ context.Context, req *mcp.CallToolRequest, in ShowIn) (*mcp.CallToolResult, ShowOut, error) {
 	out := ShowOut{Lines: []ShowLine{}}
-	from, to := in.From, in.To
-	switch {
-	case from < 0 || to < 0:
-		return nil, ShowOut{}, toolError("show", usageError("line range: want from >= 1 and to >= from"))
-	case from == 0:
-		from = 1
-	}
-	if to != 0 && to < from {
-		return nil, ShowOut{}, toolError("show", usageError("line range %d-%d: want FROM, FROM-TO or FROM- with FROM <= TO", from, to))
-	}
 	err := s.guard("show", false, func(a *db.Archive) error {
-		d, err := resolveDoc(a, in.Document)
-		if err != nil {
-			return err
+		if !engine.ValidTextString(in.Document) {
+			return usageError("DOC is not valid UTF-8 text")
 		}
-		st, err := a.Load(d)
+		d, err := commands.Show(a, in, func(l db.Line) error {
+			out.Lines = append(out.Lines, commands.LineOf(l))
+			return nil
+		})
 		if err != nil {
 			return err
 		}
 		out.Document, out.Label = d.SHA256.String(), d.Label()
-		last := 0
-		err = engine.ForEachLine(st.Source, func(l engine.Line) error {
-			last = l.Number
-			if l.Number >= from && (to == 0 || l.Number <= to) {
-				out.Lines = append(out.Lines, ShowLine{Line: l.Number, ByteStart: l.Start, ByteEnd: l.End, Text: string(l.Text)})
-			}
-			return nil
-		})
-		if err == nil && len(out.Lines) == 0 && (in.From != 0 || in.To != 0) {
-			return fmt.Errorf("%s has %s, no line %d", d.Label(), plural(last, "line"), from)
-		}
-		return err
+		return nil
 	})
 	if err != nil {
 		return nil, ShowOut{}, err
 	}
 	out.ResultID = s.issue(req.Session, kept{})
 	return result(fmt.Sprintf("%s of %s (result %s)", plural(len(out.Lines), "line"), out.Label, out.ResultID), out), out, nil
+}
+
+func (s *Server) stats(_ context.Context, req *mcp.CallToolRequest, in StatsIn) (*mcp.CallToolResult, StatsOut, error) {
+	var out StatsOut
+	err := s.guard("stats", false, func(a *db.Archive) error {
+		st, err := commands.StatsOf(a, in)
+		if err != nil {
+			return err
+		}
+		out.Stats = *st
+		return nil
+	})
+	if err != nil {
+		return nil, StatsOut{}, err
+	}
+	out.ResultID = s.issue(req.Session, kept{})
+	return result(fmt.Sprintf("%s, %s (result %s)", plural(out.Documents, "document"), plural(out.Events, "event"), out.ResultID), out), out, nil
 }
 
 func (s *Server) query(_ context.Context, req *mcp.CallToolRequest, in QueryIn) (*mcp.CallToolResult, Answer, error) {
@@ -421,38 +429,17 @@ func (s *Server) entity(_ context.Context, req *mcp.CallToolRequest, in EntityIn
 }
 
 func (s *Server) verify(_ context.Context, req *mcp.CallToolRequest, in VerifyIn) (*mcp.CallToolResult, VerifyOut, error) {
-	data := []byte(in.Receipt)
-	if len(data) > db.MaxReceiptSize {
-		return nil, VerifyOut{}, toolError("verify", fmt.Errorf("the receipt is %d bytes; an archive receipt is at most %d", len(data), db.MaxReceiptSize))
-	}
-	outcome, why := receipt.Invalid, error(nil)
+	var v commands.Verified
 	err := s.guard("verify", false, func(a *db.Archive) error {
-		switch {
-		case db.IsArchiveReceipt(data):
-			r, err := db.ParseReceipt(data)
-			if err != nil {
-				why = err
-				return nil
-			}
-			outcome, why = a.Verify(r, receipt.Canonical{})
-		case db.IsSetReceipt(data):
-			r, err := db.ParseSetReceipt(data)
-			if err != nil {
-				why = err
-				return nil
-			}
-			outcome, why = a.VerifySet(r)
-		default:
-			why = fmt.Errorf("not an archive receipt (CHRONICLE-ARCHIVE-RECEIPT-V1 or a set receipt); original V1/V2 receipts are verified with `chronicle verify FILE`")
-		}
+		v = commands.Verify(func() (*db.Archive, error) { return a, nil }, commands.VerifyIn{Receipt: in.Receipt})
 		return nil
 	})
 	if err != nil {
 		return nil, VerifyOut{}, err
 	}
-	out := VerifyOut{Verdict: outcome.String()}
-	if why != nil {
-		out.Problem = why.Error()
+	out := VerifyOut{Verdict: v.Outcome.String(), Warning: v.Warning}
+	if v.Why != nil {
+		out.Problem = v.Why.Error()
 	}
 	out.ResultID = s.issue(req.Session, kept{})
 	summary := out.Verdict
