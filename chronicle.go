@@ -9,7 +9,6 @@ import (
 	"github.com/casper-chronicle/chronicle/db"
 	"github.com/casper-chronicle/chronicle/db/fileio"
 	"github.com/casper-chronicle/chronicle/engine"
-	"github.com/casper-chronicle/chronicle/engine/find"
 	"github.com/casper-chronicle/chronicle/engine/receipt"
 	"github.com/casper-chronicle/chronicle/engine/settle"
 )
@@ -220,10 +219,7 @@ func (a *Archive) Claim(doc, subject, predicate, object string) (*Answer, error)
 // FindIn searches one document for terms (space-separated; lines are
 // ranked by how many distinct terms they contain).
 func (a *Archive) FindIn(doc, terms string) (*Answer, error) {
-	if err := db.CheckQuestion("the terms are", terms); err != nil {
-		return nil, fmt.Errorf("find: %w: %v", ErrBadQuestion, err)
-	}
-	if _, err := find.NewQuery(terms); err != nil {
+	if _, _, err := (commands.FindIn{Terms: terms, Document: doc}).Check(true, true); err != nil {
 		return nil, fmt.Errorf("find: %w: %v", ErrBadQuestion, err)
 	}
 	return a.answer(doc, db.KindFind, terms)
@@ -282,26 +278,19 @@ type ArchiveAnswer struct {
 // 0 is the default of 20 documents; a negative limit, or one above
 // 2,147,483,647, is refused with ErrBadQuestion.
 func (a *Archive) Find(terms string, limit int) (*ArchiveAnswer, error) {
-	if err := db.CheckQuestion("the terms are", terms); err != nil {
+	in := commands.FindIn{Terms: terms, Limit: limit}
+	if _, _, err := in.Check(false, true); err != nil {
 		return nil, fmt.Errorf("find: %w: %v", ErrBadQuestion, err)
 	}
-	limit, err := db.FindLimit(limit)
-	if err != nil {
-		return nil, fmt.Errorf("find: %w: %v", ErrBadQuestion, err)
-	}
-	q, err := find.NewQuery(terms)
-	if err != nil {
-		return nil, fmt.Errorf("find: %w: %v", ErrBadQuestion, err)
-	}
-	var hits []db.FindHit
-	var rec *db.SetReceipt
-	err = a.read(func() (err error) {
-		hits, rec, err = a.db.IssueFind(q, limit)
+	var res *commands.FindOut
+	err := a.read(func() (err error) {
+		res, err = commands.Find(a.db, in, true)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
+	hits, rec := res.Hits, res.Receipt
 	out := &ArchiveAnswer{JSON: db.FindResult(hits), Receipt: rec.Encode()}
 	for _, h := range hits {
 		out.Documents = append(out.Documents, document(h.Doc))
@@ -312,18 +301,19 @@ func (a *Archive) Find(terms string, limit int) (*ArchiveAnswer, error) {
 // Entity lists every event whose subject or object is exactly name, across
 // documents, with its re-read evidence.
 func (a *Archive) Entity(name string) (*ArchiveAnswer, error) {
-	if err := db.CheckEntityName(name); err != nil {
+	in := commands.EntityIn{Name: name}
+	if err := in.Check(true); err != nil {
 		return nil, fmt.Errorf("entity: %w: %v", ErrBadQuestion, err)
 	}
-	var hits []db.EntityHit
-	var rec *db.SetReceipt
+	var res *commands.EntityOut
 	err := a.read(func() (err error) {
-		hits, rec, err = a.db.IssueEntity(name)
+		res, err = commands.Entity(a.db, in, true)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
+	hits, rec := res.Hits, res.Receipt
 	out := &ArchiveAnswer{JSON: db.EntityResult(hits), Receipt: rec.Encode()}
 	seen := map[db.Digest]bool{}
 	for _, h := range hits {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/casper-chronicle/chronicle/commands"
 	"github.com/casper-chronicle/chronicle/db"
 	"github.com/casper-chronicle/chronicle/db/fileio"
 	"github.com/casper-chronicle/chronicle/engine"
@@ -224,23 +225,18 @@ func (x *ctx) renderEvidence(d *db.Document, evidence []settle.Evidence, marks b
 // with single spaces as settle joins the words of its question, so
 // `find Saud Alice` is `find "Saud Alice"`: the same result and receipt.
 func runFind(x *ctx) error {
-	terms := strings.Join(x.p.args, " ")
-	if err := db.CheckText("TERMS is", terms); err != nil {
-		return inputError(err)
-	}
-	if _, err := find.Terms(terms); err != nil {
-		return err
-	}
+	in := commands.FindIn{Terms: strings.Join(x.p.args, " "), Document: x.p.value("doc")}
 	if x.p.has("doc") {
-		return x.findInDocument(x.p.value("doc"), terms)
+		return x.findInDocument(in)
 	}
-	return x.findInArchive(terms)
+	return x.findInArchive(in)
 }
 
-func (x *ctx) findInDocument(docArg, terms string) error {
-	if err := db.CheckQuestionSize("the terms are", terms); err != nil {
-		return err
+func (x *ctx) findInDocument(in commands.FindIn) error {
+	if _, _, err := in.Check(true, false); err != nil {
+		return inputError(err)
 	}
+	docArg, terms := in.Document, in.Terms
 	ans, err := x.answerDocument(docArg, db.KindFind, terms)
 	if err != nil {
 		return err
@@ -307,21 +303,33 @@ func markTerms(text string, terms []string) string {
 // db.Archive.Find for the ranking. --receipt or --keep issue a receipt
 // that binds the documents the search ran over (db.SetReceipt); it is
 // kept in the archive with --keep only.
-func (x *ctx) findInArchive(terms string) error {
+func (x *ctx) findInArchive(in commands.FindIn) error {
+	if err := db.CheckText("TERMS is", in.Terms); err != nil {
+		return inputError(err) // said before a wrong --limit, as it always was
+	}
 	limit, err := x.p.intValue("limit", db.DefaultFindLimit)
 	if err != nil {
 		return err
 	}
-	if limit, err = db.FindLimit(limit); err != nil {
+	in.Limit = limit
+	if _, _, err := in.Check(false, x.p.has("receipt") || x.keep()); err != nil {
 		return inputError(err)
 	}
-	q, err := find.NewQuery(terms)
-	if err != nil {
-		return err
-	}
-	hits, rec, err := answerSet(x, "the terms are", terms,
-		func(a *db.Archive) ([]db.FindHit, *db.SetReceipt, error) { return a.IssueFind(q, limit) },
-		func(a *db.Archive) ([]db.FindHit, error) { return a.Find(q, limit) })
+	hits, rec, err := answerSet(x, "the terms are", in.Terms,
+		func(a *db.Archive) ([]db.FindHit, *db.SetReceipt, error) {
+			out, err := commands.Find(a, in, true)
+			if err != nil {
+				return nil, nil, err
+			}
+			return out.Hits, out.Receipt, nil
+		},
+		func(a *db.Archive) ([]db.FindHit, error) {
+			out, err := commands.Find(a, in, false)
+			if err != nil {
+				return nil, err
+			}
+			return out.Hits, nil
+		})
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/casper-chronicle/chronicle/commands"
 	"github.com/casper-chronicle/chronicle/db"
 	"github.com/casper-chronicle/chronicle/engine"
 	"github.com/casper-chronicle/chronicle/engine/settle"
@@ -15,12 +16,25 @@ import (
 func runEntity(x *ctx) error {
 	name := x.p.args[0]
 	// NAME is one field of a record: checked as claim fields are.
-	if err := db.CheckEntityName(name); err != nil {
+	in := commands.EntityIn{Name: name}
+	if err := in.Check(false); err != nil {
 		return inputError(err)
 	}
 	hits, rec, err := answerSet(x, "the name is", name,
-		func(a *db.Archive) ([]db.EntityHit, *db.SetReceipt, error) { return a.IssueEntity(name) },
-		func(a *db.Archive) ([]db.EntityHit, error) { return a.Entity(name) })
+		func(a *db.Archive) ([]db.EntityHit, *db.SetReceipt, error) {
+			out, err := commands.Entity(a, in, true)
+			if err != nil {
+				return nil, nil, err
+			}
+			return out.Hits, out.Receipt, nil
+		},
+		func(a *db.Archive) ([]db.EntityHit, error) {
+			out, err := commands.Entity(a, in, false)
+			if err != nil {
+				return nil, err
+			}
+			return out.Hits, nil
+		})
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/casper-chronicle/chronicle"
 	"github.com/casper-chronicle/chronicle/commands"
 	"github.com/casper-chronicle/chronicle/repl/mcpserver"
 
@@ -178,6 +179,40 @@ func TestTableSameJSON(t *testing.T) {
 		want := cliJSON(t, path, "stats")
 		require.Len(t, want, 1)
 		require.Equal(t, want[0], without(callTool(t, cs, "stats", nil), "resultId"))
+	})
+	t.Run("find", func(t *testing.T) {
+		want := cliJSON(t, path, "find", "Saud")
+		got := callTool(t, cs, "find", map[string]any{"terms": "Saud"})
+		hits := got["hits"].([]any)
+		require.Len(t, hits, len(want))
+		for i, h := range hits {
+			require.Equal(t, want[i], without(h.(map[string]any), "resultId", "canonical"))
+		}
+		// in one document: the canonical line
+		var line bytes.Buffer
+		require.Equal(t, ExitOK, Exec(&Env{DBPath: path, Stdout: &line, Stderr: &line}, []string{"find", "Saud", "--doc", alice, "--json"}))
+		got = callTool(t, cs, "find", map[string]any{"terms": "Saud", "document": alice})
+		require.Equal(t, strings.TrimSuffix(line.String(), "\n"), got["canonical"])
+		// the Go API: the same lines, less their names (the receipt binds them)
+		a, err := chronicle.Open(path, &chronicle.Options{ReadOnly: true})
+		require.NoError(t, err)
+		defer a.Close()
+		ans, err := a.Find("Saud", 0)
+		require.NoError(t, err)
+		lines := strings.Split(strings.TrimSuffix(string(ans.JSON), "\n"), "\n")
+		require.Len(t, lines, len(want))
+		for i, l := range lines {
+			require.Equal(t, without(want[i], "names"), decodeJSON(t, l))
+		}
+	})
+	t.Run("entity", func(t *testing.T) {
+		want := cliJSON(t, path, "entity", "Saud")
+		got := callTool(t, cs, "entity", map[string]any{"name": "Saud"})
+		hits := got["hits"].([]any)
+		require.Len(t, hits, len(want))
+		for i, h := range hits {
+			require.Equal(t, want[i], h.(map[string]any)["event"])
+		}
 	})
 	t.Run("verify", func(t *testing.T) {
 		rec := filepath.Join(dir, "find.receipt")

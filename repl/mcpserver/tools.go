@@ -81,12 +81,8 @@ type QueryIn struct {
 	Question string `json:"question" jsonschema:"a debt-settlement question such as 'Did Alice repay Bob?', or a literal claim '@claim<TAB>Subject<TAB>Predicate<TAB>Object'"`
 }
 
-// FindIn is a lexical search.
-type FindIn struct {
-	Terms    string `json:"terms" jsonschema:"search terms (split at spaces and punctuation)"`
-	Document string `json:"document,omitempty" jsonschema:"search this document only; default: the whole archive"`
-	Limit    int    `json:"limit,omitempty" jsonschema:"across the archive: at most this many documents (default 20)"`
-}
+// FindIn is a lexical search: `find TERMS [--doc DOC] [--limit N]`.
+type FindIn = commands.FindIn
 
 // FindHit is one document's find result across the archive.
 type FindHit struct {
@@ -115,10 +111,8 @@ type SettleIn struct {
 	Documents []string `json:"documents,omitempty" jsonschema:"settle over these documents only (names or hash prefixes); default: every document"`
 }
 
-// EntityIn is an exact entity name.
-type EntityIn struct {
-	Name string `json:"name" jsonschema:"the exact subject or object name of events, e.g. Saud"`
-}
+// EntityIn is an exact entity name: `entity NAME`.
+type EntityIn = commands.EntityIn
 
 // EntityHit is one event naming the entity.
 type EntityHit struct {
@@ -293,70 +287,42 @@ func answerOf(ans *db.DocAnswer) Answer {
 
 func (s *Server) find(_ context.Context, req *mcp.CallToolRequest, in FindIn) (*mcp.CallToolResult, FindOut, error) {
 	fail := func(err error) (*mcp.CallToolResult, FindOut, error) { return nil, FindOut{}, toolError("find", err) }
-	if err := db.CheckText("TERMS is", in.Terms); err != nil {
+	// Checked before the archive is opened, as the CLI checks them; the
+	// tool always issues a receipt.
+	if _, _, err := in.Check(in.Document != "", true); err != nil {
 		return fail(err)
 	}
-	if _, err := find.Terms(in.Terms); err != nil {
-		return fail(err)
-	}
-	if in.Document != "" {
-		return s.findInDocument(req, in)
-	}
-	limit, err := db.FindLimit(in.Limit)
-	if err != nil {
-		return fail(err)
-	}
-	if err := db.CheckQuestionSize("the terms are", in.Terms); err != nil {
-		return fail(err)
-	}
-	q, err := find.NewQuery(in.Terms)
-	if err != nil {
-		return fail(err)
-	}
-	var hits []db.FindHit
-	var rec *db.SetReceipt
+	var res *commands.FindOut
 	if err := s.guard("find", false, func(a *db.Archive) (err error) {
-		hits, rec, err = a.IssueFind(q, limit)
+		if in.Document != "" && !engine.ValidTextString(in.Document) {
+			return usageError("DOC is not valid UTF-8 text")
+		}
+		res, err = commands.Find(a, in, true)
 		return err
 	}); err != nil {
 		return nil, FindOut{}, err
 	}
-	out := FindOut{Hits: []FindHit{}, ReceiptID: rec.ID().String(), Receipt: string(rec.Encode())}
+	if res.Answer != nil {
+		da := res.Answer
+		ans := answerOf(da)
+		out := FindOut{Document: ans.Document, Canonical: ans.Canonical, Result: ans.Result, ReceiptID: ans.ReceiptID, Receipt: ans.Receipt}
+		out.ResultID = s.issue(req.Session, kept{Document: ans.Document, Find: in.Terms, IsFind: true})
+		status := da.Find.Status + " " + plural(da.Find.TotalMatchingLines, "matching line")
+		return result(fmt.Sprintf("%s (result %s)", status, out.ResultID), out), out, nil
+	}
+	out := FindOut{Hits: []FindHit{}, ReceiptID: res.Receipt.ID().String(), Receipt: string(res.Receipt.Encode())}
 	out.ResultID = s.issue(req.Session, kept{})
-	for _, h := range hits {
+	for _, h := range res.Hits {
 		canonical := h.Result.JSON()
 		doc := h.Doc.SHA256.String()
 		out.Hits = append(out.Hits, FindHit{ResultID: s.issue(req.Session, kept{Document: doc, Find: in.Terms, IsFind: true}),
 			Document: doc, Names: h.Doc.Names, Canonical: string(canonical), Result: decode(canonical)})
 	}
 	summary := find.StatusNoMatch
-	if len(hits) > 0 {
-		summary = fmt.Sprintf("%s in %s", find.StatusMatches, plural(len(hits), "document"))
+	if len(res.Hits) > 0 {
+		summary = fmt.Sprintf("%s in %s", find.StatusMatches, plural(len(res.Hits), "document"))
 	}
 	return result(fmt.Sprintf("%s (result %s)", summary, out.ResultID), out), out, nil
-}
-
-func (s *Server) findInDocument(req *mcp.CallToolRequest, in FindIn) (*mcp.CallToolResult, FindOut, error) {
-	if err := db.CheckQuestionSize("the terms are", in.Terms); err != nil {
-		return nil, FindOut{}, toolError("find", err)
-	}
-	var ans Answer
-	var status string
-	err := s.guard("find", false, func(a *db.Archive) error {
-		da, err := answerDocument(a, in.Document, db.KindFind, in.Terms)
-		if err != nil {
-			return err
-		}
-		status = da.Find.Status + " " + plural(da.Find.TotalMatchingLines, "matching line")
-		ans = answerOf(da)
-		return nil
-	})
-	if err != nil {
-		return nil, FindOut{}, err
-	}
-	out := FindOut{Document: ans.Document, Canonical: ans.Canonical, Result: ans.Result, ReceiptID: ans.ReceiptID, Receipt: ans.Receipt}
-	out.ResultID = s.issue(req.Session, kept{Document: ans.Document, Find: in.Terms, IsFind: true})
-	return result(fmt.Sprintf("%s (result %s)", status, out.ResultID), out), out, nil
 }
 
 func (s *Server) settle(_ context.Context, req *mcp.CallToolRequest, in SettleIn) (*mcp.CallToolResult, Answer, error) {
@@ -398,23 +364,20 @@ func (s *Server) settle(_ context.Context, req *mcp.CallToolRequest, in SettleIn
 }
 
 func (s *Server) entity(_ context.Context, req *mcp.CallToolRequest, in EntityIn) (*mcp.CallToolResult, EntityOut, error) {
-	fail := func(err error) (*mcp.CallToolResult, EntityOut, error) {
+	if err := in.Check(true); err != nil {
 		return nil, EntityOut{}, toolError("entity", err)
-	}
-	if err := db.CheckEntityName(in.Name); err != nil {
-		return fail(err)
 	}
 	out := EntityOut{Hits: []EntityHit{}}
 	err := s.guard("entity", false, func(a *db.Archive) error {
-		hits, rec, err := a.IssueEntity(in.Name)
+		res, err := commands.Entity(a, in, true)
 		if err != nil {
 			return err
 		}
-		for i := range hits {
-			canonical := db.EntityHitJSON(&hits[i], true)
-			out.Hits = append(out.Hits, EntityHit{Document: hits[i].Doc.SHA256.String(), Canonical: string(canonical), Event: decode(canonical)})
+		for i := range res.Hits {
+			canonical := db.EntityHitJSON(&res.Hits[i], true)
+			out.Hits = append(out.Hits, EntityHit{Document: res.Hits[i].Doc.SHA256.String(), Canonical: string(canonical), Event: decode(canonical)})
 		}
-		out.ReceiptID, out.Receipt = rec.ID().String(), string(rec.Encode())
+		out.ReceiptID, out.Receipt = res.Receipt.ID().String(), string(res.Receipt.Encode())
 		return nil
 	})
 	if err != nil {
