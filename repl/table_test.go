@@ -89,6 +89,57 @@ func TestTableReadCommandsHaveTools(t *testing.T) {
 	require.Equal(t, tools, listed)
 }
 
+// cliOnlyFlags are the flags of read commands that their MCP tools do
+// not take, and why.
+var cliOnlyFlags = map[string]string{
+	"receipt": "a tool result always carries its receipt, and writes no file",
+	"keep":    "the tools keep nothing but claim checks",
+	"out":     "check_claims returns its rows, and writes no file",
+	"verify":  "receipts has no tool",
+}
+
+// toolField is the MCP input field a CLI flag is (its name, unless
+// listed).
+var toolField = map[string]map[string]string{
+	"find":   {"doc": "document"},
+	"settle": {"doc": "documents"},
+}
+
+// TestTableFlagsInEveryFrontEnd: every flag of a command with an MCP tool
+// is a field of the tool's input schema, or a CLI-only flag with its
+// reason, so that a new flag reaches the MCP server too.
+func TestTableFlagsInEveryFrontEnd(t *testing.T) {
+	cs := connectMCP(t, filepath.Join(t.TempDir(), "none.db"))
+	res, err := cs.ListTools(context.Background(), nil)
+	require.NoError(t, err)
+	inputs := map[string]map[string]any{}
+	for _, tool := range res.Tools {
+		b, err := json.Marshal(tool.InputSchema)
+		require.NoError(t, err)
+		var schema struct {
+			Properties map[string]any `json:"properties"`
+		}
+		require.NoError(t, json.Unmarshal(b, &schema))
+		inputs[tool.Name] = schema.Properties
+	}
+	for _, c := range table {
+		spec := commands.Lookup(c.name)
+		if spec.Tool == "" {
+			continue
+		}
+		for _, f := range c.flags {
+			if _, ok := cliOnlyFlags[f.name]; ok {
+				continue
+			}
+			field := f.name
+			if m, ok := toolField[c.name][f.name]; ok {
+				field = m
+			}
+			require.Contains(t, inputs[spec.Tool], field, "%s --%s: the %s tool has no input %q, and the flag is not listed as CLI-only", c.name, f.name, spec.Tool, field)
+		}
+	}
+}
+
 // cliJSON runs a command line with --json in-process and returns its
 // stdout lines, each decoded.
 func cliJSON(t *testing.T, path string, args ...string) []map[string]any {
