@@ -10,7 +10,6 @@ import (
 	"github.com/casper-chronicle/chronicle/db/fileio"
 	"github.com/casper-chronicle/chronicle/engine"
 	"github.com/casper-chronicle/chronicle/engine/receipt"
-	"github.com/casper-chronicle/chronicle/engine/settle"
 )
 
 // Errors callers branch on; every other error says what was wrong.
@@ -197,7 +196,7 @@ type Answer struct {
 // question on one document, named by a name or at least 8 hex digits of
 // its SHA-256.
 func (a *Archive) Query(doc, question string) (*Answer, error) {
-	if err := db.CheckQuestion("the question is", question); err != nil {
+	if err := (commands.QueryIn{Document: doc, Question: question}).Check(); err != nil {
 		return nil, fmt.Errorf("query: %w: %v", ErrBadQuestion, err)
 	}
 	return a.answer(doc, db.KindQuery, question)
@@ -206,14 +205,14 @@ func (a *Archive) Query(doc, question string) (*Answer, error) {
 // Claim looks for the literal statement `Subject Predicate Object.` in one
 // document (EXACT_STATED when stated, else UNRESOLVED).
 func (a *Archive) Claim(doc, subject, predicate, object string) (*Answer, error) {
-	if err := db.CheckClaimFields(subject, predicate, object); err != nil {
+	in, err := commands.ClaimIn{Document: doc, Subject: subject, Predicate: predicate, Object: object}.Query()
+	if err == nil {
+		err = in.Check()
+	}
+	if err != nil {
 		return nil, fmt.Errorf("claim: %w: %v", ErrBadQuestion, err)
 	}
-	question := settle.ClaimQuestion(subject, predicate, object)
-	if err := db.CheckQuestion("the claim is", question); err != nil {
-		return nil, fmt.Errorf("claim: %w: %v", ErrBadQuestion, err)
-	}
-	return a.answer(doc, db.KindQuery, question)
+	return a.answer(doc, db.KindQuery, in.Question)
 }
 
 // FindIn searches one document for terms (space-separated; lines are
@@ -329,29 +328,19 @@ func (a *Archive) Entity(name string) (*ArchiveAnswer, error) {
 // when docs is empty, else the named ones (a loan agreement and the bank
 // statement that repays it).
 func (a *Archive) Settle(question string, docs ...string) (*ArchiveAnswer, error) {
-	if err := db.CheckQuestion("the question is", question); err != nil {
+	in := commands.SettleIn{Question: question, Documents: docs}
+	if err := in.Check(); err != nil {
 		return nil, fmt.Errorf("settle: %w: %v", ErrBadQuestion, err)
 	}
-	if settle.IsClaim(question) {
-		return nil, fmt.Errorf("settle: %w: a claim is asked of one document (Claim)", ErrBadQuestion)
-	}
-	var c *db.CrossSettlement
-	var rec *db.SetReceipt
+	var res *commands.SettleOut
 	err := a.read(func() (err error) {
-		var chosen []*db.Document
-		for _, name := range docs {
-			d, err := a.db.Resolve(name)
-			if err != nil {
-				return err
-			}
-			chosen = append(chosen, d)
-		}
-		c, rec, err = a.db.IssueSettle(question, chosen)
+		res, err = commands.Settle(a.db, in, true)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
+	c, rec := res.Settlement, res.Receipt
 	out := &ArchiveAnswer{Status: string(c.Result.ResultStatus()), JSON: db.SettleResult(c), Receipt: rec.Encode()}
 	for _, d := range c.Participants() {
 		out.Documents = append(out.Documents, document(d))

@@ -7,7 +7,10 @@
 //
 // The read commands docs, show, stats, find, entity and verify have a
 // typed input (XxxIn) and a typed result, and a run function that
-// returns the result without rendering it. The result's JSON tags are
+// returns the result without rendering it; query, claim and settle have
+// their typed input, with its checks, and their run function. The inputs'
+// Check methods run before the archive is opened, as the CLI always
+// checked its arguments first. The result's JSON tags are
 // the `--json` line of the CLI and the structured output of the MCP tool;
 // the front-ends parse their arguments into the input and render the
 // result. Input checks and limits are db's (db/input.go).

@@ -17,23 +17,24 @@ import (
 const maxFieldLen = engine.MaxFieldLen
 
 func runQuery(x *ctx) error {
-	return x.answerQuestion(x.p.args[0], x.p.args[1])
+	return x.answerQuestion(commands.QueryIn{Document: x.p.args[0], Question: x.p.args[1]})
 }
 
 func runClaim(x *ctx) error {
-	if err := db.CheckClaimFields(x.p.args[1:]...); err != nil {
+	in, err := commands.ClaimIn{Document: x.p.args[0], Subject: x.p.args[1], Predicate: x.p.args[2], Object: x.p.args[3]}.Query()
+	if err != nil {
 		return inputError(err)
 	}
-	return x.answerQuestion(x.p.args[0], settle.ClaimQuestion(x.p.args[1], x.p.args[2], x.p.args[3]))
+	return x.answerQuestion(in)
 }
 
 // answerQuestion evaluates a settlement or claim question on one document,
 // keeps its receipt in the archive and prints the result.
-func (x *ctx) answerQuestion(docArg, question string) error {
-	if err := db.CheckQuestion("the question is", question); err != nil {
+func (x *ctx) answerQuestion(in commands.QueryIn) error {
+	if err := in.Check(); err != nil {
 		return inputError(err)
 	}
-	ans, err := x.answerDocument(docArg, db.KindQuery, question)
+	ans, err := x.answerDocument(in.Document, db.KindQuery, in.Question)
 	if err != nil {
 		return err
 	}

@@ -8,7 +8,6 @@ import (
 	"github.com/casper-chronicle/chronicle/db"
 	"github.com/casper-chronicle/chronicle/engine"
 	"github.com/casper-chronicle/chronicle/engine/find"
-	"github.com/casper-chronicle/chronicle/engine/settle"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -75,11 +74,8 @@ type Answer struct {
 	Receipt   string         `json:"receipt" jsonschema:"the archive receipt of the result; verify checks it again. It proves integrity and replay, not truth"`
 }
 
-// QueryIn is a question on one document.
-type QueryIn struct {
-	Document string `json:"document" jsonschema:"a document name or at least 8 hex digits of its SHA-256"`
-	Question string `json:"question" jsonschema:"a debt-settlement question such as 'Did Alice repay Bob?', or a literal claim '@claim<TAB>Subject<TAB>Predicate<TAB>Object'"`
-}
+// QueryIn is a question on one document: `query DOC QUESTION`.
+type QueryIn = commands.QueryIn
 
 // FindIn is a lexical search: `find TERMS [--doc DOC] [--limit N]`.
 type FindIn = commands.FindIn
@@ -105,11 +101,9 @@ type FindOut struct {
 	Receipt   string         `json:"receipt" jsonschema:"the receipt of the result (across the archive: of the set of documents searched)"`
 }
 
-// SettleIn is a settlement question across documents.
-type SettleIn struct {
-	Question  string   `json:"question" jsonschema:"a debt-settlement question such as 'Did Layla repay Omar?'"`
-	Documents []string `json:"documents,omitempty" jsonschema:"settle over these documents only (names or hash prefixes); default: every document"`
-}
+// SettleIn is a settlement question across documents: `settle QUESTION
+// [--doc DOC]...`.
+type SettleIn = commands.SettleIn
 
 // EntityIn is an exact entity name: `entity NAME`.
 type EntityIn = commands.EntityIn
@@ -172,12 +166,15 @@ func (s *Server) addTools() {
 	mcp.AddTool(s.mcp, check, s.checkClaims)
 }
 
-// resolveDoc resolves a document argument as the CLI does.
-func resolveDoc(a *db.Archive, arg string) (*db.Document, error) {
-	if !engine.ValidTextString(arg) {
-		return nil, usageError("DOC is not valid UTF-8 text")
+// checkDoc refuses a document argument that is not text (a tool call's
+// JSON can carry a NUL byte), before it is looked up.
+func checkDoc(args ...string) error {
+	for _, arg := range args {
+		if !engine.ValidTextString(arg) {
+			return usageError("DOC is not valid UTF-8 text")
+		}
 	}
-	return a.Resolve(arg)
+	return nil
 }
 
 func (s *Server) docs(_ context.Context, req *mcp.CallToolRequest, in DocsIn) (*mcp.CallToolResult, DocsOut, error) {
@@ -204,8 +201,8 @@ func (s *Server) docs(_ context.Context, req *mcp.CallToolRequest, in DocsIn) (*
 func (s *Server) show(_ context.Context, req *mcp.CallToolRequest, in ShowIn) (*mcp.CallToolResult, ShowOut, error) {
 	out := ShowOut{Lines: []ShowLine{}}
 	err := s.guard("show", false, func(a *db.Archive) error {
-		if !engine.ValidTextString(in.Document) {
-			return usageError("DOC is not valid UTF-8 text")
+		if err := checkDoc(in.Document); err != nil {
+			return err
 		}
 		d, err := commands.Show(a, in, func(l db.Line) error {
 			out.Lines = append(out.Lines, commands.LineOf(l))
@@ -242,13 +239,16 @@ func (s *Server) stats(_ context.Context, req *mcp.CallToolRequest, in StatsIn) 
 }
 
 func (s *Server) query(_ context.Context, req *mcp.CallToolRequest, in QueryIn) (*mcp.CallToolResult, Answer, error) {
-	if err := db.CheckQuestion("the question is", in.Question); err != nil {
+	if err := in.Check(); err != nil {
 		return nil, Answer{}, toolError("query", err)
 	}
 	var out Answer
 	var status string
 	err := s.guard("query", false, func(a *db.Archive) error {
-		ans, err := answerDocument(a, in.Document, db.KindQuery, in.Question)
+		if err := checkDoc(in.Document); err != nil {
+			return err
+		}
+		ans, err := commands.Query(a, in)
 		if err != nil {
 			return err
 		}
@@ -265,16 +265,6 @@ func (s *Server) query(_ context.Context, req *mcp.CallToolRequest, in QueryIn) 
 	}
 	out.ResultID = s.issue(req.Session, kept{Document: out.Document, Query: in.Question})
 	return result(fmt.Sprintf("%s (result %s; receipt %s)", status, out.ResultID, out.ReceiptID[:12]), out), out, nil
-}
-
-// answerDocument resolves DOC and answers the question there as the CLI
-// does (db.Answer); nothing is written.
-func answerDocument(a *db.Archive, doc string, kind db.ReceiptKind, question string) (*db.DocAnswer, error) {
-	d, err := resolveDoc(a, doc)
-	if err != nil {
-		return nil, err
-	}
-	return a.Answer(d, kind, question)
 }
 
 // answerOf is the Answer of a canonical result on one document with its
@@ -294,8 +284,8 @@ func (s *Server) find(_ context.Context, req *mcp.CallToolRequest, in FindIn) (*
 	}
 	var res *commands.FindOut
 	if err := s.guard("find", false, func(a *db.Archive) (err error) {
-		if in.Document != "" && !engine.ValidTextString(in.Document) {
-			return usageError("DOC is not valid UTF-8 text")
+		if err := checkDoc(in.Document); err != nil {
+			return err
 		}
 		res, err = commands.Find(a, in, true)
 		return err
@@ -326,31 +316,20 @@ func (s *Server) find(_ context.Context, req *mcp.CallToolRequest, in FindIn) (*
 }
 
 func (s *Server) settle(_ context.Context, req *mcp.CallToolRequest, in SettleIn) (*mcp.CallToolResult, Answer, error) {
-	fail := func(err error) (*mcp.CallToolResult, Answer, error) { return nil, Answer{}, toolError("settle", err) }
-	if err := db.CheckText("the question is", in.Question); err != nil {
-		return fail(err)
-	}
-	if settle.IsClaim(in.Question) {
-		return fail(usageError("settle answers settlement questions; ask a claim with `claim DOC S P O` or `query DOC QUESTION`"))
-	}
-	if err := db.CheckQuestionSize("the question is", in.Question); err != nil {
-		return fail(err)
+	if err := in.Check(); err != nil {
+		return nil, Answer{}, toolError("settle", err)
 	}
 	var out Answer
 	var status string
 	err := s.guard("settle", false, func(a *db.Archive) error {
-		var docs []*db.Document
-		for _, arg := range in.Documents {
-			d, err := resolveDoc(a, arg)
-			if err != nil {
-				return err
-			}
-			docs = append(docs, d)
+		if err := checkDoc(in.Documents...); err != nil {
+			return err
 		}
-		c, rec, err := a.IssueSettle(in.Question, docs)
+		res, err := commands.Settle(a, in, true)
 		if err != nil {
 			return err
 		}
+		c, rec := res.Settlement, res.Receipt
 		canonical := db.SettleResult(c)
 		status = string(c.Result.Status)
 		out = Answer{Canonical: string(canonical), Result: decode(canonical), ReceiptID: rec.ID().String(), Receipt: string(rec.Encode())}
