@@ -256,6 +256,22 @@ func TestTableSameJSON(t *testing.T) {
 			require.Equal(t, without(want[i], "names"), decodeJSON(t, l))
 		}
 	})
+	t.Run("query and settle", func(t *testing.T) {
+		for _, tc := range []struct {
+			tool string
+			args map[string]any
+			cli  []string
+		}{
+			{"query", map[string]any{"document": alice, "question": "Did Alice repay Bob?"}, []string{"query", alice, "Did Alice repay Bob?"}},
+			{"query", map[string]any{"document": alice, "question": "@claim\tAlice\towns\tBook"}, []string{"claim", alice, "Alice", "owns", "Book"}},
+			{"settle", map[string]any{"question": "Did Alice repay Bob?"}, []string{"settle", "Did Alice repay Bob?"}},
+		} {
+			want := cliJSON(t, path, tc.cli...)
+			require.Len(t, want, 1)
+			got := callTool(t, cs, tc.tool, tc.args)
+			require.Equal(t, want[0], got["result"], "%v", tc.cli)
+		}
+	})
 	t.Run("entity", func(t *testing.T) {
 		want := cliJSON(t, path, "entity", "Saud")
 		got := callTool(t, cs, "entity", map[string]any{"name": "Saud"})
