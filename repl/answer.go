@@ -8,13 +8,9 @@ import (
 	"github.com/casper-chronicle/chronicle/commands"
 	"github.com/casper-chronicle/chronicle/db"
 	"github.com/casper-chronicle/chronicle/db/fileio"
-	"github.com/casper-chronicle/chronicle/engine"
 	"github.com/casper-chronicle/chronicle/engine/find"
 	"github.com/casper-chronicle/chronicle/engine/settle"
 )
-
-// maxFieldLen mirrors the original claim CLI check (CONTRACT 1).
-const maxFieldLen = engine.MaxFieldLen
 
 func runQuery(x *ctx) error {
 	return x.answerQuestion(commands.QueryIn{Document: x.p.args[0], Question: x.p.args[1]})

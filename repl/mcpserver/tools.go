@@ -123,10 +123,9 @@ type EntityOut struct {
 	Receipt   string      `json:"receipt"`
 }
 
-// VerifyIn is a receipt's text.
-type VerifyIn struct {
-	Receipt string `json:"receipt"` // described by verifyIn
-}
+// VerifyIn is a receipt's text (commands.VerifyIn; a tool call names
+// no file).
+type VerifyIn = commands.VerifyIn
 
 // VerifyOut is the verdict.
 type VerifyOut struct {
@@ -373,7 +372,7 @@ func (s *Server) entity(_ context.Context, req *mcp.CallToolRequest, in EntityIn
 func (s *Server) verify(_ context.Context, req *mcp.CallToolRequest, in VerifyIn) (*mcp.CallToolResult, VerifyOut, error) {
 	var v commands.Verified
 	err := s.guard("verify", false, func(a *db.Archive) error {
-		v = commands.Verify(func() (*db.Archive, error) { return a, nil }, commands.VerifyIn{Receipt: in.Receipt})
+		v = commands.Verify(func() (*db.Archive, error) { return a, nil }, VerifyIn{Receipt: in.Receipt})
 		return nil
 	})
 	if err != nil {
