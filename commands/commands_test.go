@@ -122,6 +122,9 @@ func TestFindEntityVerify(t *testing.T) {
 	ent, err := commands.Entity(a, commands.EntityIn{Name: "Saud"}, false)
 	require.NoError(t, err)
 	require.Nil(t, ent.Receipt)
+	names, err := commands.Entities(a, commands.EntitiesIn{Prefix: "Zz"})
+	require.NoError(t, err)
+	require.Empty(t, names)
 
 	// malformed and oversized receipts are INVALID without the archive
 	none := func() (*db.Archive, error) { panic("opened") }

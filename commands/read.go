@@ -192,3 +192,28 @@ func Plural[N int | int64](n N, word string) string {
 	}
 	return fmt.Sprintf("%d %ss", n, word)
 }
+
+// EntitiesIn is `entities [PREFIX]`.
+type EntitiesIn struct {
+	Prefix string `json:"prefix,omitempty"`
+}
+
+// EntityName is one known name: its JSON is the `entities --json` line.
+type EntityName struct {
+	Events int    `json:"events"`
+	Name   string `json:"name"`
+}
+
+// Entities lists the known entity names starting with in.Prefix, with
+// their event counts, from the entity index.
+func Entities(a *db.Archive, in EntitiesIn) ([]EntityName, error) {
+	names, err := a.EntityNames(in.Prefix)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]EntityName, len(names))
+	for i, n := range names {
+		out[i] = EntityName{Events: n.Events, Name: n.Name}
+	}
+	return out, nil
+}

@@ -135,7 +135,7 @@ func runEntities(x *ctx) error {
 	if err != nil {
 		return err
 	}
-	names, err := a.EntityNames(prefix)
+	names, err := commands.Entities(a, commands.EntitiesIn{Prefix: prefix})
 	if err != nil {
 		return err
 	}
@@ -151,7 +151,7 @@ func runEntities(x *ctx) error {
 	}
 	for _, n := range names {
 		if x.p.has("json") || x.env.JSON {
-			printJSONLine(x.out(), map[string]any{"name": n.Name, "events": n.Events})
+			printJSONLine(x.out(), n)
 			continue
 		}
 		fmt.Fprintf(x.out(), "%6d  %s\n", n.Events, sanitize(n.Name))
