@@ -22,14 +22,8 @@ type DocsIn = commands.DocsIn
 // DocEntry is one document: the `docs --json` line (commands.Doc) and
 // the resource holding its text.
 type DocEntry struct {
-	SHA256       string   `json:"document_sha256" jsonschema:"SHA-256 hex of the document's exact bytes: its identity"`
-	Names        []string `json:"names" jsonschema:"every name the document was ingested under"`
-	Size         int64    `json:"size" jsonschema:"bytes"`
-	Events       int      `json:"events" jsonschema:"typed events extracted from it"`
-	ImportedAt   uint64   `json:"imported_at" jsonschema:"Unix seconds of the first import"`
-	Imported     string   `json:"imported" jsonschema:"the first import, RFC 3339 (UTC)"`
-	StoreVersion int      `json:"store_version" jsonschema:"CASPER-CHRON store version"`
-	URI          string   `json:"uri" jsonschema:"the resource holding its text with line numbers"`
+	commands.Doc
+	URI string `json:"uri" jsonschema:"the resource holding its text with line numbers"`
 }
 
 // DocsOut lists the documents.
@@ -184,8 +178,7 @@ func (s *Server) docs(_ context.Context, req *mcp.CallToolRequest, in DocsIn) (*
 			return err
 		}
 		for _, d := range page.Documents {
-			out.Documents = append(out.Documents, DocEntry{SHA256: d.SHA256, Names: d.Names, Size: d.Size, Events: d.Events,
-				ImportedAt: d.ImportedAt, Imported: d.Imported, StoreVersion: d.StoreVersion, URI: "chronicle://doc/" + d.SHA256})
+			out.Documents = append(out.Documents, DocEntry{Doc: d, URI: "chronicle://doc/" + d.SHA256})
 		}
 		out.More = page.More
 		return nil
