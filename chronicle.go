@@ -3,15 +3,13 @@ package chronicle
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
+	"github.com/casper-chronicle/chronicle/commands"
 	"github.com/casper-chronicle/chronicle/db"
 	"github.com/casper-chronicle/chronicle/db/fileio"
 	"github.com/casper-chronicle/chronicle/engine"
-	"github.com/casper-chronicle/chronicle/engine/find"
 	"github.com/casper-chronicle/chronicle/engine/receipt"
-	"github.com/casper-chronicle/chronicle/engine/settle"
 )
 
 // Errors callers branch on; every other error says what was wrong.
@@ -112,17 +110,16 @@ func document(d *db.Document) Document {
 
 // Documents lists the archive's documents in import order.
 func (a *Archive) Documents() ([]Document, error) {
-	var docs []*db.Document
-	err := a.read(func() (err error) {
-		docs, err = a.db.Docs()
+	out := []Document{}
+	err := a.read(func() error {
+		_, err := commands.Docs(a.db, commands.DocsIn{}, func(d *db.Document) error {
+			out = append(out, document(d))
+			return nil
+		})
 		return err
 	})
 	if err != nil {
 		return nil, err
-	}
-	out := make([]Document, len(docs))
-	for i, d := range docs {
-		out[i] = document(d)
 	}
 	return out, nil
 }
@@ -199,8 +196,8 @@ type Answer struct {
 // question on one document, named by a name or at least 8 hex digits of
 // its SHA-256.
 func (a *Archive) Query(doc, question string) (*Answer, error) {
-	if !engine.ValidTextString(question) || len(question) > db.MaxQuestion {
-		return nil, fmt.Errorf("query: %w: not valid UTF-8 text of at most %d bytes", ErrBadQuestion, db.MaxQuestion)
+	if err := (commands.QueryIn{Document: doc, Question: question}).Check(); err != nil {
+		return nil, fmt.Errorf("query: %w: %v", ErrBadQuestion, err)
 	}
 	return a.answer(doc, db.KindQuery, question)
 }
@@ -208,18 +205,20 @@ func (a *Archive) Query(doc, question string) (*Answer, error) {
 // Claim looks for the literal statement `Subject Predicate Object.` in one
 // document (EXACT_STATED when stated, else UNRESOLVED).
 func (a *Archive) Claim(doc, subject, predicate, object string) (*Answer, error) {
-	for _, f := range []string{subject, predicate, object} {
-		if len(f) > engine.MaxFieldLen || !engine.ValidTextString(f) || strings.Contains(f, "\t") {
-			return nil, fmt.Errorf("claim: %w: each field is UTF-8 text of at most %d bytes without TAB", ErrBadQuestion, engine.MaxFieldLen)
-		}
+	in, err := commands.ClaimIn{Document: doc, Subject: subject, Predicate: predicate, Object: object}.Query()
+	if err == nil {
+		err = in.Check()
 	}
-	return a.answer(doc, db.KindQuery, settle.ClaimQuestion(subject, predicate, object))
+	if err != nil {
+		return nil, fmt.Errorf("claim: %w: %v", ErrBadQuestion, err)
+	}
+	return a.answer(doc, db.KindQuery, in.Question)
 }
 
 // FindIn searches one document for terms (space-separated; lines are
 // ranked by how many distinct terms they contain).
 func (a *Archive) FindIn(doc, terms string) (*Answer, error) {
-	if _, err := find.NewQuery(terms); err != nil {
+	if _, _, err := (commands.FindIn{Terms: terms, Document: doc}).Check(true, true); err != nil {
 		return nil, fmt.Errorf("find: %w: %v", ErrBadQuestion, err)
 	}
 	return a.answer(doc, db.KindFind, terms)
@@ -273,22 +272,24 @@ type ArchiveAnswer struct {
 }
 
 // Find searches every document for terms and returns at most limit
-// documents (limit <= 0: all), ranked by best matched terms, then matching
-// lines, then import order.
+// documents, ranked by best matched terms, then matching lines, then
+// import order. The limit reads as `chronicle find --limit` (db.FindLimit):
+// 0 is the default of 20 documents; a negative limit, or one above
+// 2,147,483,647, is refused with ErrBadQuestion.
 func (a *Archive) Find(terms string, limit int) (*ArchiveAnswer, error) {
-	q, err := find.NewQuery(terms)
-	if err != nil {
+	in := commands.FindIn{Terms: terms, Limit: limit}
+	if _, _, err := in.Check(false, true); err != nil {
 		return nil, fmt.Errorf("find: %w: %v", ErrBadQuestion, err)
 	}
-	var hits []db.FindHit
-	var rec *db.SetReceipt
-	err = a.read(func() (err error) {
-		hits, rec, err = a.db.IssueFind(q, limit)
+	var res *commands.FindOut
+	err := a.read(func() (err error) {
+		res, err = commands.Find(a.db, in, true)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
+	hits, rec := res.Hits, res.Receipt
 	out := &ArchiveAnswer{JSON: db.FindResult(hits), Receipt: rec.Encode()}
 	for _, h := range hits {
 		out.Documents = append(out.Documents, document(h.Doc))
@@ -299,18 +300,19 @@ func (a *Archive) Find(terms string, limit int) (*ArchiveAnswer, error) {
 // Entity lists every event whose subject or object is exactly name, across
 // documents, with its re-read evidence.
 func (a *Archive) Entity(name string) (*ArchiveAnswer, error) {
-	if !engine.ValidTextString(name) || name == "" || len(name) > engine.MaxFieldLen || strings.Contains(name, "\t") {
-		return nil, fmt.Errorf("entity: %w: a name is UTF-8 text of 1 to %d bytes without TAB", ErrBadQuestion, engine.MaxFieldLen)
+	in := commands.EntityIn{Name: name}
+	if err := in.Check(true); err != nil {
+		return nil, fmt.Errorf("entity: %w: %v", ErrBadQuestion, err)
 	}
-	var hits []db.EntityHit
-	var rec *db.SetReceipt
+	var res *commands.EntityOut
 	err := a.read(func() (err error) {
-		hits, rec, err = a.db.IssueEntity(name)
+		res, err = commands.Entity(a.db, in, true)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
+	hits, rec := res.Hits, res.Receipt
 	out := &ArchiveAnswer{JSON: db.EntityResult(hits), Receipt: rec.Encode()}
 	seen := map[db.Digest]bool{}
 	for _, h := range hits {
@@ -326,29 +328,19 @@ func (a *Archive) Entity(name string) (*ArchiveAnswer, error) {
 // when docs is empty, else the named ones (a loan agreement and the bank
 // statement that repays it).
 func (a *Archive) Settle(question string, docs ...string) (*ArchiveAnswer, error) {
-	if !engine.ValidTextString(question) || len(question) > db.MaxQuestion {
-		return nil, fmt.Errorf("settle: %w: not valid UTF-8 text of at most %d bytes", ErrBadQuestion, db.MaxQuestion)
+	in := commands.SettleIn{Question: question, Documents: docs}
+	if err := in.Check(); err != nil {
+		return nil, fmt.Errorf("settle: %w: %v", ErrBadQuestion, err)
 	}
-	if settle.IsClaim(question) {
-		return nil, fmt.Errorf("settle: %w: a claim is asked of one document (Claim)", ErrBadQuestion)
-	}
-	var c *db.CrossSettlement
-	var rec *db.SetReceipt
+	var res *commands.SettleOut
 	err := a.read(func() (err error) {
-		var chosen []*db.Document
-		for _, name := range docs {
-			d, err := a.db.Resolve(name)
-			if err != nil {
-				return err
-			}
-			chosen = append(chosen, d)
-		}
-		c, rec, err = a.db.IssueSettle(question, chosen)
+		res, err = commands.Settle(a.db, in, true)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
+	c, rec := res.Settlement, res.Receipt
 	out := &ArchiveAnswer{Status: string(c.Result.ResultStatus()), JSON: db.SettleResult(c), Receipt: rec.Encode()}
 	for _, d := range c.Participants() {
 		out.Documents = append(out.Documents, document(d))
@@ -366,46 +358,35 @@ const (
 	Unsupported Verdict = "UNSUPPORTED" // 3: a receipt kind this version cannot replay (V1 QUERY)
 )
 
-// Verify replays a receipt against the archive: an archive receipt
+// Verify replays a receipt against the archive, as `chronicle verify`
+// and the MCP verify tool do (commands.Verify): an archive receipt
 // (ingest, query, claim, find in a document), a set receipt (find across
 // the archive, entity, settle) or an original casper-chronicle receipt of
-// an imported store. The error says why a receipt is INVALID; when the
+// an imported store (given as bytes, it is checked against the store
+// imported into the archive; the CLI, given the receipt's file, checks the
+// .chronicle file beside it). The error says why a receipt is INVALID; when the
 // archive could not be read at all (ErrLocked) the verdict is "".
 func (a *Archive) Verify(rec []byte) (Verdict, error) {
-	var replay func() (receipt.Outcome, error)
-	var err error
-	switch {
-	case db.IsArchiveReceipt(rec):
-		var r *db.Receipt
-		if r, err = db.ParseReceipt(rec); err == nil {
-			replay = func() (receipt.Outcome, error) { return a.db.Verify(r, receipt.Canonical{}) }
-		}
-	case db.IsSetReceipt(rec):
-		var r *db.SetReceipt
-		if r, err = db.ParseSetReceipt(rec); err == nil {
-			replay = func() (receipt.Outcome, error) { return a.db.VerifySet(r) }
-		}
-	default:
-		replay = func() (receipt.Outcome, error) { return a.db.VerifyOriginal(rec, receipt.Canonical{}) }
+	p := commands.ParseReceipt(commands.VerifyIn{Receipt: string(rec)})
+	if v, ok := p.Malformed(); ok {
+		return Invalid, v.Why // no lock needed
 	}
-	if err != nil {
-		return Invalid, err // malformed
-	}
-	outcome, replayed := receipt.Invalid, false
-	err = a.read(func() (err error) {
+	var v commands.Verified
+	replayed := false
+	err := a.read(func() error {
 		replayed = true
-		outcome, err = replay()
-		return err
+		v = p.Replay(func() (*db.Archive, error) { return a.db, nil })
+		return nil
 	})
 	if !replayed {
 		// The lock was not had: the receipt was not replayed, and is
 		// neither VALID nor INVALID.
 		return "", err
 	}
-	if err != nil && outcome == receipt.Invalid {
-		return Invalid, err
+	if v.Why != nil && v.Outcome == receipt.Invalid {
+		return Invalid, v.Why
 	}
-	return Verdict(outcome.String()), err
+	return Verdict(v.Outcome.String()), v.Why
 }
 
 // ClaimsReport is a claims check: one claim-verification row per claim.

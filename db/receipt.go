@@ -96,13 +96,13 @@ func ParseReceipt(data []byte) (*Receipt, error) {
 }
 
 // receiptFields splits an archive receipt (document or cross-archive) into
-// its lines strictly: data is at most 2*MaxQuestion+1024 bytes, ends with
+// its lines strictly: data is at most MaxReceiptSize bytes, ends with
 // LF and holds exactly 1+len(keys) LF-terminated lines, the first being
 // header and line i+2 starting with keys[i]. It returns what follows the
 // key on each line, indexed by line number from 0 (vals[0], the header's,
 // is empty). Errors wrap ErrReceipt.
 func receiptFields(data []byte, header string, keys ...string) ([]string, error) {
-	if len(data) > 2*MaxQuestion+1024 {
+	if len(data) > MaxReceiptSize {
 		return nil, fmt.Errorf("%w: %d bytes is too long", ErrReceipt, len(data))
 	}
 	if len(data) == 0 || data[len(data)-1] != '\n' {

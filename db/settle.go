@@ -210,9 +210,9 @@ func (a *Archive) IssueSettle(question string, chosen []*Document) (*CrossSettle
 		for _, d := range c.Chosen {
 			r.Chosen = append(r.Chosen, d.SHA256)
 		}
-		if n := len(r.Encode()); n > maxSetReceiptSize {
+		if n := len(r.Encode()); n > MaxReceiptSize {
 			return nil, nil, fmt.Errorf("%w: a receipt for %d chosen documents is %d bytes, at most %d are read back; settle over all documents instead",
-				ErrReceipt, len(c.Chosen), n, maxSetReceiptSize)
+				ErrReceipt, len(c.Chosen), n, MaxReceiptSize)
 		}
 		return c, r, nil
 	}
@@ -240,10 +240,6 @@ func (a *Archive) SettleWithReceipt(question string, chosen []*Document) (*Cross
 	}
 	return c, r, nil
 }
-
-// maxSetReceiptSize is the largest receipt the parsers (and `verify`)
-// read back.
-const maxSetReceiptSize = 2*MaxQuestion + 1024
 
 // chosenDocs returns the documents a chosen-set receipt names, in its
 // order; a missing one is ErrReceiptSetMissing.

@@ -43,7 +43,7 @@ func chosenLines(chosen []Digest) string {
 // line 4 on) and decodes them; data without them is returned as it is,
 // with nil.
 func cutChosenLines(data []byte) ([]byte, []Digest, error) {
-	if len(data) > maxSetReceiptSize {
+	if len(data) > MaxReceiptSize {
 		return data, nil, nil // receiptFields refuses it
 	}
 	lines := bytes.SplitAfter(data, []byte("\n"))

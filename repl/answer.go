@@ -5,39 +5,32 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/casper-chronicle/chronicle/commands"
 	"github.com/casper-chronicle/chronicle/db"
 	"github.com/casper-chronicle/chronicle/db/fileio"
-	"github.com/casper-chronicle/chronicle/engine"
 	"github.com/casper-chronicle/chronicle/engine/find"
 	"github.com/casper-chronicle/chronicle/engine/settle"
 )
 
-// maxFieldLen mirrors the original claim CLI check (CONTRACT 1).
-const maxFieldLen = engine.MaxFieldLen
-
 func runQuery(x *ctx) error {
-	return x.answerQuestion(x.p.args[0], x.p.args[1])
+	return x.answerQuestion(commands.QueryIn{Document: x.p.args[0], Question: x.p.args[1]})
 }
 
 func runClaim(x *ctx) error {
-	for _, f := range x.p.args[1:] {
-		if len(f) > maxFieldLen || strings.IndexByte(f, '\t') >= 0 {
-			return usageErrorf("SUBJECT, PREDICATE and OBJECT must be at most %d bytes without TAB", maxFieldLen)
-		}
+	in, err := commands.ClaimIn{Document: x.p.args[0], Subject: x.p.args[1], Predicate: x.p.args[2], Object: x.p.args[3]}.Query()
+	if err != nil {
+		return inputError(err)
 	}
-	return x.answerQuestion(x.p.args[0], settle.ClaimQuestion(x.p.args[1], x.p.args[2], x.p.args[3]))
+	return x.answerQuestion(in)
 }
 
 // answerQuestion evaluates a settlement or claim question on one document,
 // keeps its receipt in the archive and prints the result.
-func (x *ctx) answerQuestion(docArg, question string) error {
-	if !engine.ValidTextString(question) {
-		return usageErrorf("the question is not valid UTF-8 text")
+func (x *ctx) answerQuestion(in commands.QueryIn) error {
+	if err := in.Check(); err != nil {
+		return inputError(err)
 	}
-	if len(question) > db.MaxQuestion {
-		return fmt.Errorf("the question is %d bytes; receipts carry at most %d", len(question), db.MaxQuestion)
-	}
-	ans, err := x.answerDocument(docArg, db.KindQuery, question)
+	ans, err := x.answerDocument(in.Document, db.KindQuery, in.Question)
 	if err != nil {
 		return err
 	}
@@ -229,23 +222,18 @@ func (x *ctx) renderEvidence(d *db.Document, evidence []settle.Evidence, marks b
 // with single spaces as settle joins the words of its question, so
 // `find Saud Alice` is `find "Saud Alice"`: the same result and receipt.
 func runFind(x *ctx) error {
-	terms := strings.Join(x.p.args, " ")
-	if !engine.ValidTextString(terms) {
-		return usageErrorf("TERMS is not valid UTF-8 text")
-	}
-	if _, err := find.Terms(terms); err != nil {
-		return err
-	}
+	in := commands.FindIn{Terms: strings.Join(x.p.args, " "), Document: x.p.value("doc")}
 	if x.p.has("doc") {
-		return x.findInDocument(x.p.value("doc"), terms)
+		return x.findInDocument(in)
 	}
-	return x.findInArchive(terms)
+	return x.findInArchive(in)
 }
 
-func (x *ctx) findInDocument(docArg, terms string) error {
-	if len(terms) > db.MaxQuestion {
-		return fmt.Errorf("the terms are %d bytes; receipts carry at most %d", len(terms), db.MaxQuestion)
+func (x *ctx) findInDocument(in commands.FindIn) error {
+	if _, _, err := in.Check(true, false); err != nil {
+		return inputError(err)
 	}
+	docArg, terms := in.Document, in.Terms
 	ans, err := x.answerDocument(docArg, db.KindFind, terms)
 	if err != nil {
 		return err
@@ -312,21 +300,33 @@ func markTerms(text string, terms []string) string {
 // db.Archive.Find for the ranking. --receipt or --keep issue a receipt
 // that binds the documents the search ran over (db.SetReceipt); it is
 // kept in the archive with --keep only.
-func (x *ctx) findInArchive(terms string) error {
-	limit, err := x.p.intValue("limit", 20)
+func (x *ctx) findInArchive(in commands.FindIn) error {
+	if err := db.CheckText("TERMS is", in.Terms); err != nil {
+		return inputError(err) // said before a wrong --limit, as it always was
+	}
+	limit, err := x.p.intValue("limit", db.DefaultFindLimit)
 	if err != nil {
 		return err
 	}
-	if limit > db.MaxLimit {
-		return usageErrorf("--limit %d is above %d", limit, db.MaxLimit)
+	in.Limit = limit
+	if _, _, err := in.Check(false, x.p.has("receipt") || x.keep()); err != nil {
+		return inputError(err)
 	}
-	q, err := find.NewQuery(terms)
-	if err != nil {
-		return err
-	}
-	hits, rec, err := answerSet(x, "the terms are", terms,
-		func(a *db.Archive) ([]db.FindHit, *db.SetReceipt, error) { return a.IssueFind(q, limit) },
-		func(a *db.Archive) ([]db.FindHit, error) { return a.Find(q, limit) })
+	hits, rec, err := answerSet(x, "the terms are", in.Terms,
+		func(a *db.Archive) ([]db.FindHit, *db.SetReceipt, error) {
+			out, err := commands.Find(a, in, true)
+			if err != nil {
+				return nil, nil, err
+			}
+			return out.Hits, out.Receipt, nil
+		},
+		func(a *db.Archive) ([]db.FindHit, error) {
+			out, err := commands.Find(a, in, false)
+			if err != nil {
+				return nil, err
+			}
+			return out.Hits, nil
+		})
 	if err != nil {
 		return err
 	}

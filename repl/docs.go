@@ -4,51 +4,40 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 
+	"github.com/casper-chronicle/chronicle/commands"
 	"github.com/casper-chronicle/chronicle/db"
 )
 
-// docsSorts are the orders of `docs --sort`.
-var docsSorts = map[string]db.DocOrder{"import": db.OrderImport, "name": db.OrderName, "size": db.OrderSize}
-
-// docsOptions reads the paging flags of `docs`: --limit N, --after DOC and
-// --sort import|name|size.
-func docsOptions(x *ctx, a *db.Archive) (db.ListOptions, error) {
-	var opts db.ListOptions
+// docsIn reads the paging flags of `docs` into its input: --limit N,
+// --after DOC and --sort import|name|size.
+func docsIn(x *ctx, a *db.Archive) (commands.DocsIn, error) {
 	limit, err := x.p.intValue("limit", 0)
 	if err != nil {
-		return opts, err
+		return commands.DocsIn{}, err
 	}
-	opts.Limit = limit
-	if x.p.has("sort") {
-		order, ok := docsSorts[x.p.value("sort")]
-		if !ok {
-			return opts, usageErrorf("--sort %q: want import, name or size", x.p.value("sort"))
-		}
-		opts.Order = order
+	in := commands.DocsIn{Limit: limit, After: x.p.value("after"), Sort: x.p.value("sort")}
+	if x.p.has("sort") && in.Sort == "" {
+		return in, usageErrorf("--sort %q: want import, name or size", in.Sort)
 	}
-	if x.p.has("after") {
-		arg := x.p.value("after")
-		d, err := a.Resolve(arg)
-		if err != nil {
-			return opts, withObject(fmt.Errorf("--after %w", err), "document", arg)
-		}
-		opts.After = &d.SHA256
+	if x.p.has("after") && in.After == "" {
+		// an empty DOC names no document: Resolve says how
+		_, err := a.Resolve("")
+		return in, withObject(fmt.Errorf("--after %w", err), "document", "")
 	}
-	return opts, nil
+	return in, nil
 }
 
-// runDocs lists the documents as it reads them (db.ListDocs): a page of
+// runDocs lists the documents as it reads them (commands.Docs): a page of
 // --limit rows reads only those records, whatever the archive's size.
 func runDocs(x *ctx) error {
 	a, err := x.open(false)
 	if err != nil {
 		return err
 	}
-	opts, err := docsOptions(x, a)
+	in, err := docsIn(x, a)
 	if err != nil {
 		return err
 	}
@@ -56,12 +45,9 @@ func runDocs(x *ctx) error {
 	defer w.Flush()
 	asJSON := x.machine()
 	var last *db.Document
-	more, err := a.ListDocs(opts, func(d *db.Document) error {
+	more, err := commands.Docs(a, in, func(d *db.Document) error {
 		if asJSON {
-			printJSONLine(w, map[string]any{
-				"document_sha256": d.SHA256.String(), "names": d.Names, "size": d.SourceSize,
-				"events": d.EventCount, "imported_at": d.ImportedAt, "imported": rfc3339(d.Imported()), "store_version": d.Version,
-			})
+			printJSONLine(w, commands.DocOf(d))
 		} else {
 			if last == nil {
 				fmt.Fprintf(w, "%-12s  %10s  %6s  %-20s  %s\n", "SHA256", "BYTES", "EVENTS", "IMPORTED", "NAMES")
@@ -73,16 +59,16 @@ func runDocs(x *ctx) error {
 		return nil
 	})
 	if err != nil || asJSON {
-		return err
+		return commandError(err)
 	}
 	switch {
-	case last == nil && opts.After != nil:
+	case last == nil && in.After != "":
 		fmt.Fprintf(w, "(no documents after %s)\n", sanitize(x.p.value("after")))
 	case last == nil:
 		fmt.Fprintln(w, "(no documents; `ingest PATH` adds some)")
 	case more:
 		// The next page: the same flags, after the last row.
-		next := fmt.Sprintf("docs --after %s --limit %d", last.SHA256.Short(), opts.Limit)
+		next := fmt.Sprintf("docs --after %s --limit %d", last.SHA256.Short(), in.Limit)
 		if x.p.has("sort") {
 			next += " --sort " + x.p.value("sort")
 		}
@@ -97,25 +83,21 @@ func runShow(x *ctx) error {
 	if err != nil {
 		return err
 	}
-	d, err := a.Resolve(x.p.args[0])
-	if err != nil {
-		return err
-	}
-	from, to := 1, -1
+	in := commands.ShowIn{Document: x.p.args[0]}
 	if len(x.p.args) == 2 {
-		if from, to, err = parseLineRange(x.p.args[1]); err != nil {
+		from, to, err := parseLineRange(x.p.args[1])
+		if err != nil {
 			return err
 		}
+		in.From, in.To = from, max(to, 0)
 	}
 	// Buffered: a document can have millions of lines, each one write.
 	w := bufio.NewWriterSize(x.out(), 64<<10)
 	asJSON := x.machine()
-	shown := 0
-	err = a.Lines(d, from, to, func(l db.Line) error {
-		shown++
+	_, err = commands.Show(a, in, func(l db.Line) error {
 		if asJSON {
-			// What printJSONLine prints for the map of these four keys
-			// (json.Marshal sorts them), without joining the text.
+			// What printJSONLine prints for commands.Line, without
+			// joining the text.
 			fmt.Fprintf(w, `{"byte_end":%d,"byte_start":%d,"line":%d,"text":`, l.End, l.Start, l.Number)
 			writeJSONString(w, l.Text)
 			_, err := w.WriteString("}\n")
@@ -130,16 +112,7 @@ func runShow(x *ctx) error {
 	if ferr := w.Flush(); err == nil {
 		err = ferr
 	}
-	if err == nil && shown == 0 && len(x.p.args) == 2 {
-		// Only a range past the last line shows nothing: say where that
-		// is (counted by a second read, on this error path alone).
-		last := 0
-		if err := a.Lines(d, 1, -1, func(l db.Line) error { last = l.Number; return nil }); err != nil {
-			return err
-		}
-		return withObject(fmt.Errorf("%s has %s, no line %d", d.Label(), plural(last, "line"), from), "document", x.p.args[0])
-	}
-	return err
+	return commandError(err)
 }
 
 // parseLineRange reads "N", "N-M" or "N-" (to the end).
@@ -167,41 +140,28 @@ func runStats(x *ctx) error {
 	if err != nil {
 		return err
 	}
-	// The running totals (schema 14): no document record is read. receipts
-	// counts what `receipts` lists: the archive's own, cross-archive ones
-	// and the original ones that came with imported stores.
-	t, err := a.Totals()
+	st, err := commands.StatsOf(a, commands.StatsIn{})
 	if err != nil {
 		return err
 	}
-	source, stored := t.SourceBytes, t.StoredBytes
-	var fileSize int64
-	if st, err := os.Stat(a.Path()); err == nil {
-		fileSize = st.Size()
-	}
-	stats := []struct {
-		key string
-		val any
-	}{
-		{"archive", a.Path()}, {"schema_version", db.SchemaVersion}, {"documents", int(t.Documents)}, {"events", int(t.Events)},
-		{"receipts", int(t.Receipts + t.SetReceipts + t.Originals)}, {"original_receipts", int(t.Originals)},
-		{"source_bytes", source}, {"stored_bytes", stored}, {"file_bytes", fileSize},
-	}
 	if x.machine() {
-		m := map[string]any{}
-		for _, s := range stats {
-			m[s.key] = s.val
-		}
-		printJSONLine(x.out(), m)
+		printJSONLine(x.out(), st)
 		return nil
 	}
 	var b bytes.Buffer
-	for _, s := range stats {
+	for _, s := range []struct {
+		key string
+		val any
+	}{
+		{"archive", st.Archive}, {"schema_version", st.SchemaVersion}, {"documents", st.Documents}, {"events", st.Events},
+		{"receipts", st.Receipts}, {"original_receipts", st.OriginalReceipts},
+		{"source_bytes", st.SourceBytes}, {"stored_bytes", st.StoredBytes}, {"file_bytes", st.FileBytes},
+	} {
 		fmt.Fprintf(&b, "%-15s %v\n", s.key, s.val)
 	}
-	if source > 0 {
-		fmt.Fprintf(&b, "%-15s %.3f (compressed source and events / source)\n", "stored_ratio", float64(stored)/float64(source))
-		fmt.Fprintf(&b, "%-15s %.3f (archive file / source)\n", "file_ratio", float64(fileSize)/float64(source))
+	if source := st.SourceBytes; source > 0 {
+		fmt.Fprintf(&b, "%-15s %.3f (compressed source and events / source)\n", "stored_ratio", float64(st.StoredBytes)/float64(source))
+		fmt.Fprintf(&b, "%-15s %.3f (archive file / source)\n", "file_ratio", float64(st.FileBytes)/float64(source))
 	}
 	_, err = x.out().Write(b.Bytes())
 	return err

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/casper-chronicle/chronicle/commands"
 	"github.com/casper-chronicle/chronicle/db"
 	"github.com/casper-chronicle/chronicle/engine"
 	"github.com/casper-chronicle/chronicle/engine/settle"
@@ -15,15 +16,25 @@ import (
 func runEntity(x *ctx) error {
 	name := x.p.args[0]
 	// NAME is one field of a record: checked as claim fields are.
-	switch {
-	case !engine.ValidTextString(name):
-		return usageErrorf("NAME must be valid UTF-8 text without NUL bytes")
-	case name == "" || len(name) > maxFieldLen || strings.IndexByte(name, '\t') >= 0:
-		return usageErrorf("NAME must be 1 to %d bytes without TAB", maxFieldLen)
+	in := commands.EntityIn{Name: name}
+	if err := in.Check(false); err != nil {
+		return inputError(err)
 	}
 	hits, rec, err := answerSet(x, "the name is", name,
-		func(a *db.Archive) ([]db.EntityHit, *db.SetReceipt, error) { return a.IssueEntity(name) },
-		func(a *db.Archive) ([]db.EntityHit, error) { return a.Entity(name) })
+		func(a *db.Archive) ([]db.EntityHit, *db.SetReceipt, error) {
+			out, err := commands.Entity(a, in, true)
+			if err != nil {
+				return nil, nil, err
+			}
+			return out.Hits, out.Receipt, nil
+		},
+		func(a *db.Archive) ([]db.EntityHit, error) {
+			out, err := commands.Entity(a, in, false)
+			if err != nil {
+				return nil, err
+			}
+			return out.Hits, nil
+		})
 	if err != nil {
 		return err
 	}
@@ -124,7 +135,7 @@ func runEntities(x *ctx) error {
 	if err != nil {
 		return err
 	}
-	names, err := a.EntityNames(prefix)
+	names, err := commands.Entities(a, commands.EntitiesIn{Prefix: prefix})
 	if err != nil {
 		return err
 	}
@@ -140,7 +151,7 @@ func runEntities(x *ctx) error {
 	}
 	for _, n := range names {
 		if x.p.has("json") || x.env.JSON {
-			printJSONLine(x.out(), map[string]any{"name": n.Name, "events": n.Events})
+			printJSONLine(x.out(), n)
 			continue
 		}
 		fmt.Fprintf(x.out(), "%6d  %s\n", n.Events, sanitize(n.Name))

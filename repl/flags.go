@@ -1,9 +1,13 @@
 package repl
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/casper-chronicle/chronicle/commands"
+	"github.com/casper-chronicle/chronicle/db"
 )
 
 // flagSpec declares one --flag of a command.
@@ -104,6 +108,26 @@ func (e *usageError) Error() string { return e.msg }
 
 func usageErrorf(format string, args ...any) error {
 	return &usageError{msg: fmt.Sprintf(format, args...)}
+}
+
+// commandError is an error of a run function of the command table
+// (package commands) as the CLI reports it: an ArgError names its
+// argument in the JSON error, an InputError is a usage error.
+func commandError(err error) error {
+	var ae *commands.ArgError
+	if errors.As(err, &ae) {
+		return withObject(inputError(ae.Err), ae.Object, ae.Value)
+	}
+	return inputError(err)
+}
+
+// inputError makes an argument the shared checks refuse (a db.InputError:
+// db/input.go) a usage error (exit 2); other errors stay as they are.
+func inputError(err error) error {
+	if db.IsInputError(err) {
+		return &usageError{msg: err.Error()}
+	}
+	return err
 }
 
 // flagSuggestion is the "did you mean" of an unknown --name: the nearest

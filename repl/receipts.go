@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/casper-chronicle/chronicle/commands"
 	"github.com/casper-chronicle/chronicle/db"
 	"github.com/casper-chronicle/chronicle/db/fileio"
 	"github.com/casper-chronicle/chronicle/engine"
@@ -219,8 +220,8 @@ func answerSet[H any](x *ctx, what, question string,
 		hits, err := answer(a)
 		return hits, nil, err
 	}
-	if len(question) > db.MaxQuestion {
-		return nil, nil, fmt.Errorf("%s %d bytes; receipts carry at most %d", what, len(question), db.MaxQuestion)
+	if err := db.CheckQuestionSize(what, question); err != nil {
+		return nil, nil, err
 	}
 	open := func() (*db.Archive, error) { return x.open(false) }
 	if x.keep() {
@@ -276,24 +277,15 @@ func printSetAnswer[H any](x *ctx, hits []H, rec *db.SetReceipt,
 // .chronicle file it names, and prints the word.
 func runVerify(x *ctx) error {
 	path := x.p.args[0]
-	data, err := fileio.ReadLimited(path, 2*db.MaxQuestion+1024)
+	data, err := fileio.ReadLimited(path, db.MaxReceiptSize)
 	var outcome receipt.Outcome
 	var why error
 	warning := ""
-	switch {
-	case err != nil:
+	if err != nil {
 		outcome, why = receipt.Invalid, fileErr(path, err)
-	case db.IsArchiveReceipt(data):
-		outcome, why = x.verifyArchiveReceipt(data)
-		if outcome == receipt.Valid {
-			if r, err := db.ParseReceipt(data); err == nil {
-				warning = x.damageBeside(r.Document)
-			}
-		}
-	case db.IsSetReceipt(data):
-		outcome, why = x.verifySetReceipt(data)
-	default:
-		outcome, why = fileio.VerifyReceiptFile(path, receipt.Canonical{})
+	} else {
+		v := commands.Verify(func() (*db.Archive, error) { return x.open(false) }, commands.VerifyIn{Receipt: string(data), File: path})
+		outcome, why, warning = v.Outcome, v.Why, v.Warning
 	}
 	var notRegular *fileio.NotRegularError
 	said := why != nil // the readable view says why only when there is a reason
@@ -306,12 +298,9 @@ func runVerify(x *ctx) error {
 		why = fmt.Errorf("%s: %s", path, outcome)
 	}
 	if x.machine() {
-		j := map[string]any{"file": path, "verdict": outcome.String()}
+		j := commands.Verdict{File: path, Verdict: outcome.String(), Warning: warning}
 		if why != nil {
-			j["problem"] = why.Error()
-		}
-		if warning != "" {
-			j["warning"] = warning
+			j.Problem = why.Error()
 		}
 		printJSONLine(x.out(), j)
 	} else {
@@ -335,21 +324,14 @@ func runVerify(x *ctx) error {
 	return quietStatus(outcome.ExitCode(), kind, withObject(why, "file", path))
 }
 
-// damageBeside is the warning beside a VALID verdict for a receipt of
-// document doc when the archive can no longer reach the document through
-// its names or indexes (db.Findable): the receipt is right to verify
-// from the document's bytes, and the archive is damaged all the same.
-// "" when nothing is wrong.
+// damageBeside is commands.DamageBeside on the command's archive ("" when
+// it cannot be opened).
 func (x *ctx) damageBeside(doc db.Digest) string {
 	a, err := x.open(false)
 	if err != nil {
 		return ""
 	}
-	if err := a.Findable(doc); err != nil {
-		return fmt.Sprintf("warning: the receipt is VALID from its document's bytes, but archive %s is damaged (%v); run `chronicle check`",
-			a.Path(), strings.TrimSuffix(err.Error(), " (run `chronicle check`)"))
-	}
-	return ""
+	return commands.DamageBeside(a, doc)
 }
 
 // firstDamage is what damageBeside's warning says is damaged.
@@ -364,32 +346,6 @@ func verdictKind(o receipt.Outcome) string {
 		return kindUnsupported
 	}
 	return kindInvalid
-}
-
-func (x *ctx) verifyArchiveReceipt(data []byte) (receipt.Outcome, error) {
-	r, err := db.ParseReceipt(data)
-	if err != nil {
-		return receipt.Invalid, err
-	}
-	a, err := x.open(false)
-	if err != nil {
-		return receipt.Invalid, err
-	}
-	return a.Verify(r, receipt.Canonical{})
-}
-
-// verifySetReceipt checks a cross-archive receipt (find without --doc,
-// entity) against the archive: see db.SetVerifier.Verify.
-func (x *ctx) verifySetReceipt(data []byte) (receipt.Outcome, error) {
-	r, err := db.ParseSetReceipt(data)
-	if err != nil {
-		return receipt.Invalid, err
-	}
-	a, err := x.open(false)
-	if err != nil {
-		return receipt.Invalid, err
-	}
-	return a.VerifySet(r)
 }
 
 // runExport writes DIR/<base>.chronicle, byte-identical to the original

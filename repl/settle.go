@@ -4,9 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/casper-chronicle/chronicle/commands"
 	"github.com/casper-chronicle/chronicle/db"
-	"github.com/casper-chronicle/chronicle/engine"
-	"github.com/casper-chronicle/chronicle/engine/settle"
 )
 
 // flagSettleDoc chooses the documents of `settle` (repeatable).
@@ -21,50 +20,24 @@ var flagSettleDoc = flagSpec{name: "doc", value: "DOC", repeat: true,
 // unless --keep keeps its receipt (an ARCHIVE-SETTLE db.SetReceipt);
 // --receipt FILE writes it, --receipt - prints it.
 func runSettle(x *ctx) error {
-	question := strings.Join(x.p.args, " ")
-	if !engine.ValidTextString(question) {
-		return usageErrorf("the question is not valid UTF-8 text")
+	in := commands.SettleIn{Question: strings.Join(x.p.args, " "), Documents: x.p.values("doc")}
+	if err := in.Check(); err != nil {
+		return inputError(err)
 	}
-	if settle.IsClaim(question) {
-		return usageErrorf("settle answers settlement questions; ask a claim with `claim DOC S P O` or `query DOC QUESTION`")
-	}
-	if len(question) > db.MaxQuestion {
-		return fmt.Errorf("the question is %d bytes; receipts carry at most %d", len(question), db.MaxQuestion)
-	}
-	docArgs := x.p.values("doc")
-	chosen := func(a *db.Archive) ([]*db.Document, error) {
-		var docs []*db.Document
-		for _, arg := range docArgs {
-			d, err := a.Resolve(arg)
-			if err != nil {
-				return nil, err
-			}
-			docs = append(docs, d)
-		}
-		return docs, nil
-	}
-	answers, rec, err := answerSet(x, "the question is", question,
+	answers, rec, err := answerSet(x, "the question is", in.Question,
 		func(a *db.Archive) ([]db.CrossSettlement, *db.SetReceipt, error) {
-			docs, err := chosen(a)
+			out, err := commands.Settle(a, in, true)
 			if err != nil {
 				return nil, nil, err
 			}
-			c, r, err := a.IssueSettle(question, docs)
-			if err != nil {
-				return nil, nil, err
-			}
-			return []db.CrossSettlement{*c}, r, nil
+			return []db.CrossSettlement{*out.Settlement}, out.Receipt, nil
 		},
 		func(a *db.Archive) ([]db.CrossSettlement, error) {
-			docs, err := chosen(a)
+			out, err := commands.Settle(a, in, false)
 			if err != nil {
 				return nil, err
 			}
-			c, err := a.Settle(question, docs)
-			if err != nil {
-				return nil, err
-			}
-			return []db.CrossSettlement{*c}, nil
+			return []db.CrossSettlement{*out.Settlement}, nil
 		})
 	if err != nil {
 		return err

@@ -118,7 +118,7 @@ func text(res *mcp.CallToolResult) string {
 	return strings.Join(parts, "\n")
 }
 
-var toolNames = []string{"check_claims", "docs", "entity", "find", "query", "settle", "show", "verify"}
+var toolNames = []string{"check_claims", "docs", "entity", "find", "query", "settle", "show", "stats", "verify"}
 
 // TestMCPToolsAndSchemas lists the tools and checks that every input and
 // output schema is a concrete object schema: no boolean or empty schema

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/casper-chronicle/chronicle/commands"
 	"github.com/casper-chronicle/chronicle/db"
-	"github.com/casper-chronicle/chronicle/engine"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -40,18 +40,17 @@ func (s *Server) readDoc(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.
 	}
 	var text strings.Builder
 	err := s.guard("show", false, func(a *db.Archive) error {
-		d, err := a.Resolve(digest)
-		if err != nil {
-			return err
-		}
-		st, err := a.Load(d)
-		if err != nil {
-			return err
-		}
-		return engine.ForEachLine(st.Source, func(l engine.Line) error {
-			fmt.Fprintf(&text, "%6d  %s\n", l.Number, l.Text)
+		// the lines `show` reads (commands.Show), as its text view lays
+		// them out
+		_, err := commands.Show(a, commands.ShowIn{Document: digest}, func(l db.Line) error {
+			fmt.Fprintf(&text, "%6d  ", l.Number)
+			for _, p := range l.Text {
+				text.Write(p)
+			}
+			text.WriteByte('\n')
 			return nil
 		})
+		return err
 	})
 	if err != nil {
 		if strings.Contains(err.Error(), db.ErrUnknownDoc.Error()) {

@@ -3,14 +3,11 @@ package mcpserver
 import (
 	"context"
 	"fmt"
-	"strings"
-	"time"
 
+	"github.com/casper-chronicle/chronicle/commands"
 	"github.com/casper-chronicle/chronicle/db"
 	"github.com/casper-chronicle/chronicle/engine"
 	"github.com/casper-chronicle/chronicle/engine/find"
-	"github.com/casper-chronicle/chronicle/engine/receipt"
-	"github.com/casper-chronicle/chronicle/engine/settle"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -19,41 +16,28 @@ import (
 // a concrete object (map[string]any is an object schema), so strict clients
 // such as the TypeScript SDK accept the listing.
 
-// DocsIn takes no arguments.
-type DocsIn struct{}
+// DocsIn selects a page of documents: `docs --limit --after --sort`.
+type DocsIn = commands.DocsIn
 
-// DocEntry is one document, as `docs --json` lists it.
+// DocEntry is one document: the `docs --json` line (commands.Doc) and
+// the resource holding its text.
 type DocEntry struct {
-	SHA256       string   `json:"document_sha256" jsonschema:"SHA-256 hex of the document's exact bytes: its identity"`
-	Names        []string `json:"names" jsonschema:"every name the document was ingested under"`
-	Size         int64    `json:"size" jsonschema:"bytes"`
-	Events       int      `json:"events" jsonschema:"typed events extracted from it"`
-	ImportedAt   uint64   `json:"imported_at" jsonschema:"Unix seconds of the first import"`
-	Imported     string   `json:"imported" jsonschema:"the first import, RFC 3339 (UTC)"`
-	StoreVersion int      `json:"store_version" jsonschema:"CASPER-CHRON store version"`
-	URI          string   `json:"uri" jsonschema:"the resource holding its text with line numbers"`
+	commands.Doc
+	URI string `json:"uri" jsonschema:"the resource holding its text with line numbers"`
 }
 
 // DocsOut lists the documents.
 type DocsOut struct {
 	ResultID  string     `json:"resultId" jsonschema:"the ID of this result (claim-result/<ns>/<runId>/<ordinal>)"`
 	Documents []DocEntry `json:"documents"`
+	More      bool       `json:"more,omitempty" jsonschema:"documents remain after this page (ask again with after: the last one's SHA-256)"`
 }
 
-// ShowIn names a document and an optional line range.
-type ShowIn struct {
-	Document string `json:"document" jsonschema:"a document name or at least 8 hex digits of its SHA-256"`
-	From     int    `json:"from,omitempty" jsonschema:"first line (1-based; default 1)"`
-	To       int    `json:"to,omitempty" jsonschema:"last line (default: the last line of the document)"`
-}
+// ShowIn names a document and an optional line range (`show DOC FROM-TO`).
+type ShowIn = commands.ShowIn
 
-// ShowLine is one physical line.
-type ShowLine struct {
-	Line      int    `json:"line"`
-	ByteStart int    `json:"byte_start"`
-	ByteEnd   int    `json:"byte_end"`
-	Text      string `json:"text"`
-}
+// ShowLine is one physical line: the `show --json` line.
+type ShowLine = commands.Line
 
 // ShowOut is a document's lines.
 type ShowOut struct {
@@ -61,6 +45,16 @@ type ShowOut struct {
 	Document string     `json:"document_sha256"`
 	Label    string     `json:"label" jsonschema:"the document's first name"`
 	Lines    []ShowLine `json:"lines"`
+}
+
+// StatsIn takes no arguments.
+type StatsIn = commands.StatsIn
+
+// StatsOut is the archive's totals: the `stats --json` line and the
+// result's ID.
+type StatsOut struct {
+	ResultID string `json:"resultId" jsonschema:"the ID of this result"`
+	commands.Stats
 }
 
 // Answer is a canonical result on one document (query, find with a
@@ -74,18 +68,11 @@ type Answer struct {
 	Receipt   string         `json:"receipt" jsonschema:"the archive receipt of the result; verify checks it again. It proves integrity and replay, not truth"`
 }
 
-// QueryIn is a question on one document.
-type QueryIn struct {
-	Document string `json:"document" jsonschema:"a document name or at least 8 hex digits of its SHA-256"`
-	Question string `json:"question" jsonschema:"a debt-settlement question such as 'Did Alice repay Bob?', or a literal claim '@claim<TAB>Subject<TAB>Predicate<TAB>Object'"`
-}
+// QueryIn is a question on one document: `query DOC QUESTION`.
+type QueryIn = commands.QueryIn
 
-// FindIn is a lexical search.
-type FindIn struct {
-	Terms    string `json:"terms" jsonschema:"search terms (split at spaces and punctuation)"`
-	Document string `json:"document,omitempty" jsonschema:"search this document only; default: the whole archive"`
-	Limit    int    `json:"limit,omitempty" jsonschema:"across the archive: at most this many documents (default 20)"`
-}
+// FindIn is a lexical search: `find TERMS [--doc DOC] [--limit N]`.
+type FindIn = commands.FindIn
 
 // FindHit is one document's find result across the archive.
 type FindHit struct {
@@ -108,16 +95,12 @@ type FindOut struct {
 	Receipt   string         `json:"receipt" jsonschema:"the receipt of the result (across the archive: of the set of documents searched)"`
 }
 
-// SettleIn is a settlement question across documents.
-type SettleIn struct {
-	Question  string   `json:"question" jsonschema:"a debt-settlement question such as 'Did Layla repay Omar?'"`
-	Documents []string `json:"documents,omitempty" jsonschema:"settle over these documents only (names or hash prefixes); default: every document"`
-}
+// SettleIn is a settlement question across documents: `settle QUESTION
+// [--doc DOC]...`.
+type SettleIn = commands.SettleIn
 
-// EntityIn is an exact entity name.
-type EntityIn struct {
-	Name string `json:"name" jsonschema:"the exact subject or object name of events, e.g. Saud"`
-}
+// EntityIn is an exact entity name: `entity NAME`.
+type EntityIn = commands.EntityIn
 
 // EntityHit is one event naming the entity.
 type EntityHit struct {
@@ -134,61 +117,70 @@ type EntityOut struct {
 	Receipt   string      `json:"receipt"`
 }
 
-// VerifyIn is a receipt's text.
-type VerifyIn struct {
-	Receipt string `json:"receipt"` // described by verifyIn
-}
+// VerifyIn is a receipt's text (commands.VerifyIn; a tool call names
+// no file).
+type VerifyIn = commands.VerifyIn
 
 // VerifyOut is the verdict.
 type VerifyOut struct {
 	ResultID string `json:"resultId" jsonschema:"the ID of this result"`
 	Verdict  string `json:"verdict"`           // described by verifyOut
 	Problem  string `json:"problem,omitempty"` // described by verifyOut
+	Warning  string `json:"warning,omitempty" jsonschema:"beside VALID: the archive is damaged all the same (run chronicle check)"`
 }
 
 // description texts: what each tool answers, and what it never claims.
 const never = " It never claims truth: the archive proves which exact bytes say what (integrity and replay), not that a document is right."
 
+// tool is the listing entry of an MCP tool: its description comes from
+// the command table (package commands).
+func tool(name string, annotations *mcp.ToolAnnotations) *mcp.Tool {
+	spec := commands.ByTool(name)
+	if spec == nil {
+		panic("mcpserver: no command has the tool " + name)
+	}
+	return &mcp.Tool{Name: name, Annotations: annotations, Description: spec.Description + never}
+}
+
 func (s *Server) addTools() {
 	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)}
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "docs", Annotations: readOnly,
-		Description: "List the documents in the archive: SHA-256, names, size, event count, import time, resource URI." + never}, s.docs)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "show", Annotations: readOnly,
-		Description: "A document's lines with their numbers and byte offsets (all, or from..to), read back from the archive and checked." + never}, s.show)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "find", Annotations: readOnly,
-		Description: findDescription + never}, s.find)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "query", Annotations: readOnly,
-		Description: queryDescription + never}, s.query)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "settle", Annotations: readOnly,
-		Description: settleDescription + never}, s.settle)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "entity", Annotations: readOnly,
-		Description: "Every event whose subject or object is exactly the name, across documents, with its evidence span. Exact names only: no aliases are inferred." + never}, s.entity)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "verify", Annotations: readOnly,
-		Description: verifyDescription + never, InputSchema: verifyIn(), OutputSchema: verifyOut()}, s.verify)
-	mcp.AddTool(s.mcp, &mcp.Tool{Name: "check_claims",
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: false, DestructiveHint: new(false), IdempotentHint: false, OpenWorldHint: new(false)},
-		Description: checkDescription + never, InputSchema: checkIn(), OutputSchema: checkOut()}, s.checkClaims)
+	mcp.AddTool(s.mcp, tool("docs", readOnly), s.docs)
+	mcp.AddTool(s.mcp, tool("show", readOnly), s.show)
+	mcp.AddTool(s.mcp, tool("stats", readOnly), s.stats)
+	mcp.AddTool(s.mcp, tool("find", readOnly), s.find)
+	mcp.AddTool(s.mcp, tool("query", readOnly), s.query)
+	mcp.AddTool(s.mcp, tool("settle", readOnly), s.settle)
+	mcp.AddTool(s.mcp, tool("entity", readOnly), s.entity)
+	verify := tool("verify", readOnly)
+	verify.InputSchema, verify.OutputSchema = verifyIn(), verifyOut()
+	mcp.AddTool(s.mcp, verify, s.verify)
+	check := tool("check_claims", &mcp.ToolAnnotations{ReadOnlyHint: false, DestructiveHint: new(false), IdempotentHint: false, OpenWorldHint: new(false)})
+	check.InputSchema, check.OutputSchema = checkIn(), checkOut()
+	mcp.AddTool(s.mcp, check, s.checkClaims)
 }
 
-// resolveDoc resolves a document argument as the CLI does.
-func resolveDoc(a *db.Archive, arg string) (*db.Document, error) {
-	if !engine.ValidTextString(arg) {
-		return nil, usageError("DOC is not valid UTF-8 text")
+// checkDoc refuses a document argument that is not text (a tool call's
+// JSON can carry a NUL byte), before it is looked up.
+func checkDoc(args ...string) error {
+	for _, arg := range args {
+		if !engine.ValidTextString(arg) {
+			return usageError("DOC is not valid UTF-8 text")
+		}
 	}
-	return a.Resolve(arg)
+	return nil
 }
 
-func (s *Server) docs(_ context.Context, req *mcp.CallToolRequest, _ DocsIn) (*mcp.CallToolResult, DocsOut, error) {
+func (s *Server) docs(_ context.Context, req *mcp.CallToolRequest, in DocsIn) (*mcp.CallToolResult, DocsOut, error) {
 	out := DocsOut{Documents: []DocEntry{}}
 	err := s.guard("docs", false, func(a *db.Archive) error {
-		docs, err := a.Docs()
+		page, err := commands.DocsList(a, in)
 		if err != nil {
 			return err
 		}
-		for _, d := range docs {
-			out.Documents = append(out.Documents, DocEntry{SHA256: d.SHA256.String(), Names: d.Names, Size: d.SourceSize,
-				Events: d.EventCount, ImportedAt: d.ImportedAt, Imported: d.Imported().Format(time.RFC3339), StoreVersion: d.Version, URI: docURI(d)})
+		for _, d := range page.Documents {
+			out.Documents = append(out.Documents, DocEntry{Doc: d, URI: "chronicle://doc/" + d.SHA256})
 		}
+		out.More = page.More
 		return nil
 	})
 	if err != nil {
@@ -200,38 +192,19 @@ func (s *Server) docs(_ context.Context, req *mcp.CallToolRequest, _ DocsIn) (*m
 
 func (s *Server) show(_ context.Context, req *mcp.CallToolRequest, in ShowIn) (*mcp.CallToolResult, ShowOut, error) {
 	out := ShowOut{Lines: []ShowLine{}}
-	from, to := in.From, in.To
-	switch {
-	case from < 0 || to < 0:
-		return nil, ShowOut{}, toolError("show", usageError("line range: want from >= 1 and to >= from"))
-	case from == 0:
-		from = 1
-	}
-	if to != 0 && to < from {
-		return nil, ShowOut{}, toolError("show", usageError("line range %d-%d: want FROM, FROM-TO or FROM- with FROM <= TO", from, to))
-	}
 	err := s.guard("show", false, func(a *db.Archive) error {
-		d, err := resolveDoc(a, in.Document)
-		if err != nil {
+		if err := checkDoc(in.Document); err != nil {
 			return err
 		}
-		st, err := a.Load(d)
+		d, err := commands.Show(a, in, func(l db.Line) error {
+			out.Lines = append(out.Lines, commands.LineOf(l))
+			return nil
+		})
 		if err != nil {
 			return err
 		}
 		out.Document, out.Label = d.SHA256.String(), d.Label()
-		last := 0
-		err = engine.ForEachLine(st.Source, func(l engine.Line) error {
-			last = l.Number
-			if l.Number >= from && (to == 0 || l.Number <= to) {
-				out.Lines = append(out.Lines, ShowLine{Line: l.Number, ByteStart: l.Start, ByteEnd: l.End, Text: string(l.Text)})
-			}
-			return nil
-		})
-		if err == nil && len(out.Lines) == 0 && (in.From != 0 || in.To != 0) {
-			return fmt.Errorf("%s has %s, no line %d", d.Label(), plural(last, "line"), from)
-		}
-		return err
+		return nil
 	})
 	if err != nil {
 		return nil, ShowOut{}, err
@@ -240,25 +213,34 @@ func (s *Server) show(_ context.Context, req *mcp.CallToolRequest, in ShowIn) (*
 	return result(fmt.Sprintf("%s of %s (result %s)", plural(len(out.Lines), "line"), out.Label, out.ResultID), out), out, nil
 }
 
-// checkQuestion applies the CLI's checks of a question or terms string.
-func checkQuestion(what, q string) error {
-	if !engine.ValidTextString(q) {
-		return usageError("%s not valid UTF-8 text", what)
+func (s *Server) stats(_ context.Context, req *mcp.CallToolRequest, in StatsIn) (*mcp.CallToolResult, StatsOut, error) {
+	var out StatsOut
+	err := s.guard("stats", false, func(a *db.Archive) error {
+		st, err := commands.StatsOf(a, in)
+		if err != nil {
+			return err
+		}
+		out.Stats = *st
+		return nil
+	})
+	if err != nil {
+		return nil, StatsOut{}, err
 	}
-	if len(q) > db.MaxQuestion {
-		return fmt.Errorf("%s %d bytes; receipts carry at most %d", what, len(q), db.MaxQuestion)
-	}
-	return nil
+	out.ResultID = s.issue(req.Session, kept{})
+	return result(fmt.Sprintf("%s, %s (result %s)", plural(out.Documents, "document"), plural(out.Events, "event"), out.ResultID), out), out, nil
 }
 
 func (s *Server) query(_ context.Context, req *mcp.CallToolRequest, in QueryIn) (*mcp.CallToolResult, Answer, error) {
-	if err := checkQuestion("the question is", in.Question); err != nil {
+	if err := in.Check(); err != nil {
 		return nil, Answer{}, toolError("query", err)
 	}
 	var out Answer
 	var status string
 	err := s.guard("query", false, func(a *db.Archive) error {
-		ans, err := answerDocument(a, in.Document, db.KindQuery, in.Question)
+		if err := checkDoc(in.Document); err != nil {
+			return err
+		}
+		ans, err := commands.Query(a, in)
 		if err != nil {
 			return err
 		}
@@ -277,16 +259,6 @@ func (s *Server) query(_ context.Context, req *mcp.CallToolRequest, in QueryIn) 
 	return result(fmt.Sprintf("%s (result %s; receipt %s)", status, out.ResultID, out.ReceiptID[:12]), out), out, nil
 }
 
-// answerDocument resolves DOC and answers the question there as the CLI
-// does (db.Answer); nothing is written.
-func answerDocument(a *db.Archive, doc string, kind db.ReceiptKind, question string) (*db.DocAnswer, error) {
-	d, err := resolveDoc(a, doc)
-	if err != nil {
-		return nil, err
-	}
-	return a.Answer(d, kind, question)
-}
-
 // answerOf is the Answer of a canonical result on one document with its
 // archive receipt (which binds the document, its store, the question and
 // the result).
@@ -297,103 +269,59 @@ func answerOf(ans *db.DocAnswer) Answer {
 
 func (s *Server) find(_ context.Context, req *mcp.CallToolRequest, in FindIn) (*mcp.CallToolResult, FindOut, error) {
 	fail := func(err error) (*mcp.CallToolResult, FindOut, error) { return nil, FindOut{}, toolError("find", err) }
-	if !engine.ValidTextString(in.Terms) {
-		return fail(usageError("TERMS is not valid UTF-8 text"))
-	}
-	if _, err := find.Terms(in.Terms); err != nil {
+	// Checked before the archive is opened, as the CLI checks them; the
+	// tool always issues a receipt.
+	if _, _, err := in.Check(in.Document != "", true); err != nil {
 		return fail(err)
 	}
-	if in.Document != "" {
-		return s.findInDocument(req, in)
-	}
-	limit := in.Limit
-	switch {
-	case limit == 0:
-		limit = 20
-	case limit < 0:
-		return fail(usageError("--limit wants a count of at least 1, got %d", limit))
-	case limit > db.MaxLimit:
-		return fail(usageError("--limit %d is above %d", limit, db.MaxLimit))
-	}
-	if len(in.Terms) > db.MaxQuestion {
-		return fail(fmt.Errorf("the terms are %d bytes; receipts carry at most %d", len(in.Terms), db.MaxQuestion))
-	}
-	q, err := find.NewQuery(in.Terms)
-	if err != nil {
-		return fail(err)
-	}
-	var hits []db.FindHit
-	var rec *db.SetReceipt
+	var res *commands.FindOut
 	if err := s.guard("find", false, func(a *db.Archive) (err error) {
-		hits, rec, err = a.IssueFind(q, limit)
+		if err := checkDoc(in.Document); err != nil {
+			return err
+		}
+		res, err = commands.Find(a, in, true)
 		return err
 	}); err != nil {
 		return nil, FindOut{}, err
 	}
-	out := FindOut{Hits: []FindHit{}, ReceiptID: rec.ID().String(), Receipt: string(rec.Encode())}
+	if res.Answer != nil {
+		da := res.Answer
+		ans := answerOf(da)
+		out := FindOut{Document: ans.Document, Canonical: ans.Canonical, Result: ans.Result, ReceiptID: ans.ReceiptID, Receipt: ans.Receipt}
+		out.ResultID = s.issue(req.Session, kept{Document: ans.Document, Find: in.Terms, IsFind: true})
+		status := da.Find.Status + " " + plural(da.Find.TotalMatchingLines, "matching line")
+		return result(fmt.Sprintf("%s (result %s)", status, out.ResultID), out), out, nil
+	}
+	out := FindOut{Hits: []FindHit{}, ReceiptID: res.Receipt.ID().String(), Receipt: string(res.Receipt.Encode())}
 	out.ResultID = s.issue(req.Session, kept{})
-	for _, h := range hits {
+	for _, h := range res.Hits {
 		canonical := h.Result.JSON()
 		doc := h.Doc.SHA256.String()
 		out.Hits = append(out.Hits, FindHit{ResultID: s.issue(req.Session, kept{Document: doc, Find: in.Terms, IsFind: true}),
 			Document: doc, Names: h.Doc.Names, Canonical: string(canonical), Result: decode(canonical)})
 	}
 	summary := find.StatusNoMatch
-	if len(hits) > 0 {
-		summary = fmt.Sprintf("%s in %s", find.StatusMatches, plural(len(hits), "document"))
+	if len(res.Hits) > 0 {
+		summary = fmt.Sprintf("%s in %s", find.StatusMatches, plural(len(res.Hits), "document"))
 	}
 	return result(fmt.Sprintf("%s (result %s)", summary, out.ResultID), out), out, nil
 }
 
-func (s *Server) findInDocument(req *mcp.CallToolRequest, in FindIn) (*mcp.CallToolResult, FindOut, error) {
-	if len(in.Terms) > db.MaxQuestion {
-		return nil, FindOut{}, toolError("find", fmt.Errorf("the terms are %d bytes; receipts carry at most %d", len(in.Terms), db.MaxQuestion))
-	}
-	var ans Answer
-	var status string
-	err := s.guard("find", false, func(a *db.Archive) error {
-		da, err := answerDocument(a, in.Document, db.KindFind, in.Terms)
-		if err != nil {
-			return err
-		}
-		status = da.Find.Status + " " + plural(da.Find.TotalMatchingLines, "matching line")
-		ans = answerOf(da)
-		return nil
-	})
-	if err != nil {
-		return nil, FindOut{}, err
-	}
-	out := FindOut{Document: ans.Document, Canonical: ans.Canonical, Result: ans.Result, ReceiptID: ans.ReceiptID, Receipt: ans.Receipt}
-	out.ResultID = s.issue(req.Session, kept{Document: ans.Document, Find: in.Terms, IsFind: true})
-	return result(fmt.Sprintf("%s (result %s)", status, out.ResultID), out), out, nil
-}
-
 func (s *Server) settle(_ context.Context, req *mcp.CallToolRequest, in SettleIn) (*mcp.CallToolResult, Answer, error) {
-	fail := func(err error) (*mcp.CallToolResult, Answer, error) { return nil, Answer{}, toolError("settle", err) }
-	if !engine.ValidTextString(in.Question) {
-		return fail(usageError("the question is not valid UTF-8 text"))
-	}
-	if settle.IsClaim(in.Question) {
-		return fail(usageError("settle answers settlement questions; ask a claim with `claim DOC S P O` or `query DOC QUESTION`"))
-	}
-	if len(in.Question) > db.MaxQuestion {
-		return fail(fmt.Errorf("the question is %d bytes; receipts carry at most %d", len(in.Question), db.MaxQuestion))
+	if err := in.Check(); err != nil {
+		return nil, Answer{}, toolError("settle", err)
 	}
 	var out Answer
 	var status string
 	err := s.guard("settle", false, func(a *db.Archive) error {
-		var docs []*db.Document
-		for _, arg := range in.Documents {
-			d, err := resolveDoc(a, arg)
-			if err != nil {
-				return err
-			}
-			docs = append(docs, d)
+		if err := checkDoc(in.Documents...); err != nil {
+			return err
 		}
-		c, rec, err := a.IssueSettle(in.Question, docs)
+		res, err := commands.Settle(a, in, true)
 		if err != nil {
 			return err
 		}
+		c, rec := res.Settlement, res.Receipt
 		canonical := db.SettleResult(c)
 		status = string(c.Result.Status)
 		out = Answer{Canonical: string(canonical), Result: decode(canonical), ReceiptID: rec.ID().String(), Receipt: string(rec.Encode())}
@@ -407,26 +335,20 @@ func (s *Server) settle(_ context.Context, req *mcp.CallToolRequest, in SettleIn
 }
 
 func (s *Server) entity(_ context.Context, req *mcp.CallToolRequest, in EntityIn) (*mcp.CallToolResult, EntityOut, error) {
-	fail := func(err error) (*mcp.CallToolResult, EntityOut, error) {
+	if err := in.Check(true); err != nil {
 		return nil, EntityOut{}, toolError("entity", err)
-	}
-	switch {
-	case !engine.ValidTextString(in.Name):
-		return fail(usageError("NAME must be valid UTF-8 text without NUL bytes"))
-	case in.Name == "" || len(in.Name) > engine.MaxFieldLen || strings.IndexByte(in.Name, '\t') >= 0:
-		return fail(usageError("NAME must be 1 to %d bytes without TAB", engine.MaxFieldLen))
 	}
 	out := EntityOut{Hits: []EntityHit{}}
 	err := s.guard("entity", false, func(a *db.Archive) error {
-		hits, rec, err := a.IssueEntity(in.Name)
+		res, err := commands.Entity(a, in, true)
 		if err != nil {
 			return err
 		}
-		for i := range hits {
-			canonical := db.EntityHitJSON(&hits[i], true)
-			out.Hits = append(out.Hits, EntityHit{Document: hits[i].Doc.SHA256.String(), Canonical: string(canonical), Event: decode(canonical)})
+		for i := range res.Hits {
+			canonical := db.EntityHitJSON(&res.Hits[i], true)
+			out.Hits = append(out.Hits, EntityHit{Document: res.Hits[i].Doc.SHA256.String(), Canonical: string(canonical), Event: decode(canonical)})
 		}
-		out.ReceiptID, out.Receipt = rec.ID().String(), string(rec.Encode())
+		out.ReceiptID, out.Receipt = res.Receipt.ID().String(), string(res.Receipt.Encode())
 		return nil
 	})
 	if err != nil {
@@ -441,38 +363,17 @@ func (s *Server) entity(_ context.Context, req *mcp.CallToolRequest, in EntityIn
 }
 
 func (s *Server) verify(_ context.Context, req *mcp.CallToolRequest, in VerifyIn) (*mcp.CallToolResult, VerifyOut, error) {
-	data := []byte(in.Receipt)
-	if len(data) > 2*db.MaxQuestion+1024 {
-		return nil, VerifyOut{}, toolError("verify", fmt.Errorf("the receipt is %d bytes; an archive receipt is at most %d", len(data), 2*db.MaxQuestion+1024))
-	}
-	outcome, why := receipt.Invalid, error(nil)
+	var v commands.Verified
 	err := s.guard("verify", false, func(a *db.Archive) error {
-		switch {
-		case db.IsArchiveReceipt(data):
-			r, err := db.ParseReceipt(data)
-			if err != nil {
-				why = err
-				return nil
-			}
-			outcome, why = a.Verify(r, receipt.Canonical{})
-		case db.IsSetReceipt(data):
-			r, err := db.ParseSetReceipt(data)
-			if err != nil {
-				why = err
-				return nil
-			}
-			outcome, why = a.VerifySet(r)
-		default:
-			why = fmt.Errorf("not an archive receipt (CHRONICLE-ARCHIVE-RECEIPT-V1 or a set receipt); original V1/V2 receipts are verified with `chronicle verify FILE`")
-		}
+		v = commands.Verify(func() (*db.Archive, error) { return a, nil }, VerifyIn{Receipt: in.Receipt})
 		return nil
 	})
 	if err != nil {
 		return nil, VerifyOut{}, err
 	}
-	out := VerifyOut{Verdict: outcome.String()}
-	if why != nil {
-		out.Problem = why.Error()
+	out := VerifyOut{Verdict: v.Outcome.String(), Warning: v.Warning}
+	if v.Why != nil {
+		out.Problem = v.Why.Error()
 	}
 	out.ResultID = s.issue(req.Session, kept{})
 	summary := out.Verdict

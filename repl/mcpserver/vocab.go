@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/casper-chronicle/chronicle/db"
-	"github.com/casper-chronicle/chronicle/engine/claimcheck"
 	"github.com/casper-chronicle/chronicle/engine/claimrow"
 	"github.com/casper-chronicle/chronicle/engine/find"
 	"github.com/casper-chronicle/chronicle/engine/receipt"
@@ -52,29 +51,6 @@ func oneOf(values []string) string {
 	return strings.Join(values[:len(values)-1], ", ") + " or " + values[len(values)-1]
 }
 
-// Descriptions that name values, used by addTools and the schemas below.
-var (
-	queryDescription = fmt.Sprintf("Answer a debt-settlement question on one document (status %s; debt and settled amounts as exact fractions; every cited evidence span), "+
-		"or a literal claim question '@claim<TAB>S<TAB>P<TAB>O' (status %s). The status evaluates what the document records about the debt, not whether the question is true.",
-		oneOf(settlementStatuses), oneOf(claimStatuses))
-	settleDescription = fmt.Sprintf("Answer a debt-settlement question across documents (every document, or the chosen ones): the same reasoner as query over the events of all of them (status %s), each evidence span naming its document.",
-		oneOf(settlementStatuses))
-	findDescription = fmt.Sprintf("Lexical search: the lines containing the terms, in one document or across the archive (best documents first); status %s. "+
-		"Lexical only: a match is not a fact and no match is not an absence of the fact.", oneOf(findStatuses))
-	verifyDescription = fmt.Sprintf("Verify a receipt's text against the archive: rebuild the store, replay it, run the question again and compare digests (verdict %s). "+
-		"%s means the result is exactly what the archived bytes give, not that they are true.", oneOf(verdicts), receipt.Valid)
-	checkDescription = fmt.Sprintf("Check the claims of your answer against the results this session returned. Give claim lines (JSON objects): "+
-		`{"claim":1,"standing":"fact","iteration":0,"declaredOn":"answer","declaredResult":"<a resultId or its ordinal>","declaredRule":%q,"declaredValue":%q}. `+
-		"Rules: %s on query settlement results (status: %s); %s on @claim results (%s); %s on find results on one document. "+
-		"Returns one claim-verification row per claim, its outcome %s: %s with reason %s, %s with reason %s, %s with reason %s (%s: a result this session never returned). "+
-		"The check and the receipts of compared results are kept in the archive; the check ends the run, later results get a new runId.",
-		claimcheck.RuleStatus, settle.Partial,
-		oneOf([]string{claimcheck.RuleStatus, claimcheck.RuleSettled, claimcheck.RuleDebt, claimcheck.RuleCurrency}), oneOf(settlementStatuses),
-		claimcheck.RuleClaim, oneOf(claimStatuses), claimcheck.RuleFindLines,
-		oneOf(outcomes), claimrow.Supported, oneOf(supportedReasons), claimrow.Contradicted, oneOf(contradictedReasons),
-		claimrow.Unverified, oneOf(claimrow.UnverifiedReasons), claimrow.MissingResult)
-)
-
 // prop describes one property of a schema in code, where a struct tag
 // cannot: path is its JSON name, dotted through objects and array items
 // ("rows.outcome"); enum, when set, is the only values it takes.
@@ -114,7 +90,7 @@ func schemaOf[T any](props ...prop) *jsonschema.Schema {
 // keeps the schema it is given).
 func verifyIn() *jsonschema.Schema {
 	return schemaOf[VerifyIn](prop{path: "receipt",
-		desc: fmt.Sprintf("the exact text of an archive receipt (%s), or a set receipt (%s) of find, entity or settle", db.ReceiptHeader, db.SetReceiptHeader)})
+		desc: fmt.Sprintf("the exact text of an archive receipt (%s), a set receipt (%s) of find, entity or settle, or an original receipt whose store was imported into the archive", db.ReceiptHeader, db.SetReceiptHeader)})
 }
 
 func verifyOut() *jsonschema.Schema {

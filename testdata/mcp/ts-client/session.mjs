@@ -24,7 +24,7 @@ if (!bin || !archive) {
 
 const ALICE = 'testdata/samples/alice-bob-en.txt';
 const AHMED = 'testdata/samples/ahmed-khalid-ar.txt';
-const TOOLS = ['check_claims', 'docs', 'entity', 'find', 'query', 'settle', 'show', 'verify'];
+const TOOLS = ['check_claims', 'docs', 'entity', 'find', 'query', 'settle', 'show', 'stats', 'verify'];
 
 class Failure extends Error {}
 

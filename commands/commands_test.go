@@ -1,0 +1,138 @@
+package commands_test
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/casper-chronicle/chronicle/commands"
+	"github.com/casper-chronicle/chronicle/db"
+	"github.com/casper-chronicle/chronicle/engine/receipt"
+
+	"github.com/stretchr/testify/require"
+)
+
+func archive(t *testing.T) *db.Archive {
+	t.Helper()
+	a, err := db.Open(filepath.Join(t.TempDir(), "chronicle.db"), db.Options{})
+	require.NoError(t, err)
+	t.Cleanup(func() { a.Close() })
+	_, err = a.Ingest([]byte("Saud met Alice.\nAlice paid Saud.\nThe end.\n"), 1750000000, "a.txt")
+	require.NoError(t, err)
+	_, err = a.Ingest([]byte("Nothing about him here, but a longer line to be larger.\n"), 1750000001, "b.txt")
+	require.NoError(t, err)
+	return a
+}
+
+// Every read command with a tool is in the table once, with what help and
+// the MCP listing say.
+func TestTable(t *testing.T) {
+	seen := map[string]bool{}
+	for _, s := range commands.Table {
+		require.False(t, seen[s.Name], "%s twice", s.Name)
+		seen[s.Name] = true
+		require.Same(t, commands.Lookup(s.Name), commands.Lookup(s.Name))
+		if s.Tool != "" {
+			require.Equal(t, s.Name, commands.ByTool(s.Tool).Name)
+		}
+	}
+	require.Nil(t, commands.Lookup("nosuch"))
+	require.Equal(t, "A, B or C", commands.OneOf([]string{"A", "B", "C"}))
+}
+
+func TestDocs(t *testing.T) {
+	a := archive(t)
+	all, err := commands.DocsList(a, commands.DocsIn{})
+	require.NoError(t, err)
+	require.Len(t, all.Documents, 2)
+	require.Equal(t, []string{"a.txt"}, all.Documents[0].Names)
+	require.Equal(t, "2025-06-15T15:06:40Z", all.Documents[0].Imported)
+
+	page, err := commands.DocsList(a, commands.DocsIn{Limit: 1, Sort: "size"})
+	require.NoError(t, err)
+	require.True(t, page.More)
+	require.Equal(t, []string{"b.txt"}, page.Documents[0].Names)
+	page, err = commands.DocsList(a, commands.DocsIn{After: "a.txt"})
+	require.NoError(t, err)
+	require.Len(t, page.Documents, 1)
+
+	_, err = commands.DocsList(a, commands.DocsIn{Sort: "date"})
+	require.True(t, db.IsInputError(err))
+	_, err = commands.DocsList(a, commands.DocsIn{Limit: -1})
+	require.True(t, db.IsInputError(err))
+	_, err = commands.DocsList(a, commands.DocsIn{After: "nosuch"})
+	var ae *commands.ArgError
+	require.ErrorAs(t, err, &ae)
+	require.Equal(t, "document", ae.Object)
+	require.ErrorIs(t, err, db.ErrUnknownDoc)
+}
+
+func TestShow(t *testing.T) {
+	a := archive(t)
+	var lines []commands.Line
+	each := func(l db.Line) error { lines = append(lines, commands.LineOf(l)); return nil }
+	d, err := commands.Show(a, commands.ShowIn{Document: "a.txt", From: 2}, each)
+	require.NoError(t, err)
+	require.Equal(t, "a.txt", d.Label())
+	require.Equal(t, []commands.Line{{ByteStart: 16, ByteEnd: 32, Line: 2, Text: "Alice paid Saud."}, {ByteStart: 33, ByteEnd: 41, Line: 3, Text: "The end."}}, lines)
+
+	for _, in := range []commands.ShowIn{{Document: "a.txt", From: -1}, {Document: "a.txt", From: 3, To: 2}} {
+		_, err := commands.Show(a, in, each)
+		require.True(t, db.IsInputError(err), "%+v", in)
+	}
+	_, err = commands.Show(a, commands.ShowIn{Document: "a.txt", From: 9}, each)
+	require.EqualError(t, err, "a.txt has 3 lines, no line 9")
+}
+
+func TestStats(t *testing.T) {
+	a := archive(t)
+	st, err := commands.StatsOf(a, commands.StatsIn{})
+	require.NoError(t, err)
+	require.Equal(t, 2, st.Documents)
+	require.Equal(t, db.SchemaVersion, st.SchemaVersion)
+	require.Equal(t, a.Path(), st.Archive)
+	require.Positive(t, st.FileBytes)
+}
+
+func TestFindEntityVerify(t *testing.T) {
+	a := archive(t)
+	open := func() (*db.Archive, error) { return a, nil }
+
+	_, _, err := commands.FindIn{Terms: "Saud", Limit: -1}.Check(false, false)
+	require.True(t, db.IsInputError(err))
+	q, limit, err := commands.FindIn{Terms: "Saud"}.Check(false, false)
+	require.NoError(t, err)
+	require.NotNil(t, q)
+	require.Equal(t, db.DefaultFindLimit, limit)
+	_, _, err = commands.FindIn{Terms: strings.Repeat("saud ", 1000)}.Check(false, false)
+	require.Error(t, err, "find's grammar bounds the terms")
+
+	found, err := commands.Find(a, commands.FindIn{Terms: "Saud"}, true)
+	require.NoError(t, err)
+	require.Len(t, found.Hits, 1)
+	require.Equal(t, receipt.Valid, commands.Verify(open, commands.VerifyIn{Receipt: string(found.Receipt.Encode())}).Outcome)
+	in, err := commands.Find(a, commands.FindIn{Terms: "Saud", Document: "a.txt"}, false)
+	require.NoError(t, err)
+	require.Equal(t, "MATCHES", in.Answer.Find.Status)
+	v := commands.Verify(open, commands.VerifyIn{Receipt: string(in.Answer.Receipt.Encode())})
+	require.Equal(t, receipt.Valid, v.Outcome)
+	require.Empty(t, v.Warning)
+
+	require.True(t, db.IsInputError(commands.EntityIn{Name: "a\tb"}.Check(false)))
+	ent, err := commands.Entity(a, commands.EntityIn{Name: "Saud"}, false)
+	require.NoError(t, err)
+	require.Nil(t, ent.Receipt)
+	names, err := commands.Entities(a, commands.EntitiesIn{Prefix: "Zz"})
+	require.NoError(t, err)
+	require.Empty(t, names)
+
+	// malformed and oversized receipts are INVALID without the archive
+	none := func() (*db.Archive, error) { panic("opened") }
+	for _, bad := range []string{db.ReceiptHeader + "\nkind:QUERY\n", strings.Repeat("x", db.MaxReceiptSize+1)} {
+		p := commands.ParseReceipt(commands.VerifyIn{Receipt: bad})
+		v, ok := p.Malformed()
+		require.True(t, ok)
+		require.Equal(t, receipt.Invalid, v.Outcome)
+		require.Equal(t, receipt.Invalid, p.Replay(none).Outcome)
+	}
+}
