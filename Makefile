@@ -100,7 +100,7 @@ release:
 
 # reliability: the damage harness of issue 12 at full size (3000 damaged
 # copies of a 20-document archive, every read command on each); prints its
-# counts. `make test` runs 300 trials.
+# counts. `make test` runs 200 trials.
 DAMAGE_TRIALS ?= 3000
 reliability:
 	CHRONICLE_DAMAGE_TRIALS=$(DAMAGE_TRIALS) $(GO) test -count=1 -timeout=30m -run '^TestDamageHarness$$' -v ./cmd/chronicle | grep -a -E 'damage harness:|WRONG|VALID over|MISSED|^(ok|FAIL|---)'

@@ -11,7 +11,7 @@ package main
 // `check` must fail wherever any command failed or a read of the copy
 // faults.
 //
-// CHRONICLE_DAMAGE_TRIALS sets the number of trials (default 300; `make
+// CHRONICLE_DAMAGE_TRIALS sets the number of trials (default 200; `make
 // reliability` runs 3000 and prints the counts).
 
 import (
@@ -163,7 +163,7 @@ var (
 )
 
 func damageTrials(t *testing.T) int {
-	n := 300
+	n := 200
 	if s := os.Getenv("CHRONICLE_DAMAGE_TRIALS"); s != "" {
 		v, err := strconv.Atoi(s)
 		require.NoError(t, err, "CHRONICLE_DAMAGE_TRIALS")
