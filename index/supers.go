@@ -161,6 +161,12 @@ func foldSummary(b *bolt.Bucket, super uint32, groupBits uint64, grams []uint64)
 	if err != nil {
 		return err
 	}
+	// A new super-group's blocks are appended in key order: full pages.
+	// Later folds insert among them, where bbolt's default split is best.
+	b.FillPercent = bolt.DefaultFillPercent
+	if !exists {
+		b.FillPercent = fillAppend
+	}
 	w := &blockWriter{lv: superLevel, b: b, c: b.Cursor(), group: super, fresh: !exists}
 	if !exists || start.Bitmap|groupBits != start.Bitmap {
 		if err := w.write(startKey(super), replaceEntry(0, Posting{Bitmap: start.Bitmap | groupBits})); err != nil {
