@@ -295,7 +295,13 @@ type summaryFilter struct {
 	// ordered: each term's grams, the ones fewest groups of the current
 	// super-group hold first (set by groups).
 	ordered [][][2]uint32
-	held    []int
+	held    []heldGram
+}
+
+// heldGram is a gram and how many groups of a super-group hold it.
+type heldGram struct {
+	gram   [2]uint32
+	groups int
 }
 
 func newSummaryFilter(tx *bolt.Tx) (*summaryFilter, error) {
@@ -337,17 +343,20 @@ func (f *summaryFilter) groups(super uint32, terms [][][2]uint32) (uint64, error
 			if !found {
 				bm = 0
 			}
-			f.held = append(f.held, bits.OnesCount64(bm))
+			f.held = append(f.held, heldGram{g, bits.OnesCount64(bm)})
 			if all &= bm; all == 0 {
 				break
 			}
 		}
 		any |= all
-		order := append(f.ordered[ti][:0], grams...)
-		if all != 0 { // every gram was looked up
-			slices.SortStableFunc(order, func(x, y [2]uint32) int {
-				return f.held[slices.Index(grams, x)] - f.held[slices.Index(grams, y)]
-			})
+		order := f.ordered[ti][:0]
+		if all != 0 { // every gram was looked up: rarest first
+			slices.SortStableFunc(f.held, func(x, y heldGram) int { return x.groups - y.groups })
+			for _, h := range f.held {
+				order = append(order, h.gram)
+			}
+		} else {
+			order = append(order, grams...)
 		}
 		f.ordered[ti] = order
 	}
