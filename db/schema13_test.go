@@ -24,10 +24,7 @@ const schema12Fixture = "../testdata/archives/schema12.db"
 // (schema 13) rebuilds the term index, and every find gives the answer of
 // an archive freshly ingested from the same documents.
 func TestSchema12UpgradeKeepsFindAnswers(t *testing.T) {
-	data, err := os.ReadFile(schema12Fixture)
-	require.NoError(t, err)
-	path := filepath.Join(t.TempDir(), "schema12.db")
-	require.NoError(t, os.WriteFile(path, data, 0o644))
+	path := fixtureCopy(t, schema12Fixture)
 	version, _ := schemaTestRaw(t, path)
 	require.Equal(t, "12", version, "the fixture must stay a schema-12 archive")
 	require.True(t, hasGramKeyOfLen(t, path, 8), "the fixture keeps one key per trigram")
@@ -43,6 +40,17 @@ func TestSchema12UpgradeKeepsFindAnswers(t *testing.T) {
 	requireFindsAsFresh(t, a, 70, 600)
 	require.NoError(t, a.Close())
 	require.False(t, hasGramKeyOfLen(t, path, 8), "the upgrade leaves no per-gram key")
+}
+
+// fixtureCopy copies an archive fixture into t's temporary directory (an
+// upgrade writes to it) and returns the copy's path.
+func fixtureCopy(t *testing.T, fixture string) string {
+	t.Helper()
+	data, err := os.ReadFile(fixture)
+	require.NoError(t, err)
+	path := filepath.Join(t.TempDir(), filepath.Base(fixture))
+	require.NoError(t, os.WriteFile(path, data, 0o600))
+	return path
 }
 
 // requireFindsAsFresh checks that a (an upgraded archive of wantDocs

@@ -1,8 +1,6 @@
 package db
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/casper-chronicle/chronicle/index"
@@ -22,10 +20,7 @@ const schema14Fixture = "../testdata/archives/schema14.db"
 // document folded, and every find answers as on a freshly ingested
 // archive.
 func TestSchema14UpgradeSummarisesTermIndex(t *testing.T) {
-	data, err := os.ReadFile(schema14Fixture)
-	require.NoError(t, err)
-	path := filepath.Join(t.TempDir(), "schema14.db")
-	require.NoError(t, os.WriteFile(path, data, 0o600))
+	path := fixtureCopy(t, schema14Fixture)
 	version, _ := schemaTestRaw(t, path)
 	require.Equal(t, "14", version, "the fixture must stay a schema-14 archive")
 	require.False(t, hasBucket(t, path, "gramgroups"), "the fixture has no summaries")
