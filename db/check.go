@@ -2,9 +2,9 @@ package db
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -24,15 +24,8 @@ func (p Problem) String() string {
 	return p.Doc + ": " + p.Detail
 }
 
-// ErrInterrupted: CheckOptions.Stop (or a reindex's stop) asked the run to
-// end early; what was done so far stands.
-var ErrInterrupted = errors.New("interrupted")
-
 // CheckOptions tune CheckWith.
 type CheckOptions struct {
-	// Stop, when it reports true, ends the check before the next document
-	// with ErrInterrupted.
-	Stop func() bool
 	// Progress is told before each document (i from 0 of n).
 	Progress func(i, n int, d *Document)
 	// Share releases the archive between documents, so that a writer
@@ -45,11 +38,14 @@ type CheckOptions struct {
 // Check re-reads every document (store rebuild, every digest, canonical
 // replay of the events) and the cross references between buckets. It
 // returns one Problem per finding; an error only when the archive cannot be
-// read at all.
-func (a *Archive) Check() ([]Problem, error) { return a.CheckWith(CheckOptions{}) }
+// read at all, or when ctx ends before the last document (ErrInterrupted,
+// with the problems found so far).
+func (a *Archive) Check(ctx context.Context) ([]Problem, error) {
+	return a.CheckWith(ctx, CheckOptions{})
+}
 
 // CheckWith is Check with options.
-func (a *Archive) CheckWith(opts CheckOptions) ([]Problem, error) {
+func (a *Archive) CheckWith(ctx context.Context, opts CheckOptions) ([]Problem, error) {
 	// The page structure first: a damaged branch page can hide a record
 	// from a lookup by key (every command) while a walk of the bucket (the
 	// checks below) still finds it.
@@ -88,8 +84,8 @@ func (a *Archive) CheckWith(opts CheckOptions) ([]Problem, error) {
 		}
 	}
 	for i, d := range docs {
-		if opts.Stop != nil && opts.Stop() {
-			return problems, fmt.Errorf("check %w after %d of %d documents", ErrInterrupted, i, len(docs))
+		if err := Interrupted(ctx, "check interrupted after %d of %d documents", i, len(docs)); err != nil {
+			return problems, err
 		}
 		if opts.Progress != nil {
 			opts.Progress(i, len(docs), d)

@@ -2,6 +2,7 @@ package db_test
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/json"
 	"strings"
@@ -20,7 +21,7 @@ func TestCheckCleanArchive(t *testing.T) {
 	ingestGolden(t, a, loadGolden(t), goldenTime)
 	_, err := a.Ingest([]byte("Alice owns Book.\n"), goldenTime, "extra-name-for-g0", "another")
 	require.NoError(t, err)
-	problems, err := a.Check()
+	problems, err := a.Check(context.Background())
 	require.NoError(t, err)
 	require.Empty(t, problems)
 }
@@ -337,7 +338,7 @@ func TestCheckFindsBrokenReferences(t *testing.T) {
 			f := template.copyFor(t)
 			editBolt(t, f.path, func(tx *bolt.Tx) error { return tc.damage(tx, f) })
 			a := openArchive(t, f.path)
-			problems, err := a.Check()
+			problems, err := a.Check(context.Background())
 			require.NoError(t, err)
 			require.NotEmpty(t, problems, "Check found nothing")
 			var all []string

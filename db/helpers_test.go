@@ -1,6 +1,7 @@
 package db_test
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
@@ -209,7 +210,7 @@ func unchunk(t testing.TB, frame []byte) []byte {
 // problemsOf renders Check's findings for failure messages and matching.
 func problemsOf(t testing.TB, a *db.Archive) []db.Problem {
 	t.Helper()
-	problems, err := a.Check()
+	problems, err := a.Check(context.Background())
 	require.NoError(t, err)
 	return problems
 }

@@ -1,6 +1,7 @@
 package db
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -128,17 +129,20 @@ func reindexPending(tx *bolt.Tx) bool { return tx.Bucket(bucketMeta).Get(keyRein
 // the indexes and reported in skipped (check reports it too); any other
 // error stops the rebuild, which the next open resumes.
 func (a *Archive) finishReindex() (indexed int, skipped []error, err error) {
-	return a.finishReindexUntil(nil, nil)
+	// Inside Open (an upgrade, or a rebuild another process left): nobody
+	// can cancel it, and the caller waits for the archive anyway.
+	return a.rebuildIndexes(context.Background(), false, nil)
 }
 
-// finishReindexUntil is finishReindex that also ends, with ErrInterrupted,
-// between two batches when stop reports true: the mark stays, and the next
-// open of the archive resumes the rebuild. progress, when set, is told
-// after each batch how far the rebuild is (documents by import sequence).
-func (a *Archive) finishReindexUntil(stop func() bool, progress func(done, total int)) (indexed int, skipped []error, err error) {
+// rebuildIndexes is finishReindex that also ends, with ErrInterrupted,
+// between two batches once ctx ends: the mark stays, and the next open of
+// the archive resumes the rebuild. share releases the archive between
+// batches; progress, when set, is told after each batch how far the
+// rebuild is (documents by import sequence).
+func (a *Archive) rebuildIndexes(ctx context.Context, share bool, progress func(done, total int)) (indexed int, skipped []error, err error) {
 	for done := false; !done; {
-		if stop != nil && stop() {
-			return indexed, skipped, fmt.Errorf("reindex %w after %d documents; the next open of the archive finishes the rebuild", ErrInterrupted, indexed)
+		if err := Interrupted(ctx, "reindex interrupted after %d documents; the next open of the archive finishes the rebuild", indexed); err != nil {
+			return indexed, skipped, err
 		}
 		err := a.update(func(tx *bolt.Tx) error {
 			meta := tx.Bucket(bucketMeta)
@@ -191,7 +195,7 @@ func (a *Archive) finishReindexUntil(stop func() bool, progress func(done, total
 		if err != nil {
 			return indexed, skipped, fmt.Errorf("archive %s: rebuilding the indexes (it resumes on the next open): %w", a.path, err)
 		}
-		if stop != nil && !done {
+		if share && !done {
 			// `reindex` (not an upgrade inside Open) lets others in
 			// between its batches: a process that opens meanwhile finds
 			// the rebuild marked and finishes it itself, so nobody sees
@@ -215,30 +219,24 @@ var ErrReindexSkipped = errors.New("documents left out of the indexes")
 // batches (see finishReindex); until it finishes the archive is marked,
 // and an interrupted rebuild is completed by the next open. Documents that
 // cannot be read are left out and reported (errors.Is ErrReindexSkipped).
-func (a *Archive) Reindex() (int, error) { return a.ReindexUntil(func() bool { return false }) }
-
-// ReindexUntil is Reindex that stops between batches when stop reports
-// true (ErrInterrupted); the rebuild resumes on the next open. Between
-// batches it releases the archive for a moment (see finishReindexUntil).
-func (a *Archive) ReindexUntil(stop func() bool) (int, error) {
-	return a.ReindexWith(ReindexOptions{Stop: stop})
+// Once ctx ends it stops between two batches (ErrInterrupted); the next
+// open resumes the rebuild. Between batches it releases the archive for a
+// moment (see rebuildIndexes).
+func (a *Archive) Reindex(ctx context.Context) (int, error) {
+	return a.ReindexWith(ctx, ReindexOptions{})
 }
 
 // ReindexOptions tune ReindexWith.
 type ReindexOptions struct {
-	// Stop, when it reports true, ends the rebuild between two batches
-	// (ErrInterrupted); the next open resumes it.
-	Stop func() bool
 	// Progress is told after each committed batch: done of total
 	// documents (by import sequence).
 	Progress func(done, total int)
 }
 
 // ReindexWith is Reindex with options.
-func (a *Archive) ReindexWith(opts ReindexOptions) (int, error) {
-	stop := opts.Stop
-	if stop == nil {
-		stop = func() bool { return false }
+func (a *Archive) ReindexWith(ctx context.Context, opts ReindexOptions) (int, error) {
+	if err := Interrupted(ctx, "reindex interrupted before it started; the indexes are as they were"); err != nil {
+		return 0, err
 	}
 	if err := a.updateWhole(func(tx *bolt.Tx) error {
 		if err := a.startReindex(tx); err != nil {
@@ -248,7 +246,7 @@ func (a *Archive) ReindexWith(opts ReindexOptions) (int, error) {
 	}); err != nil {
 		return 0, err
 	}
-	n, skipped, err := a.finishReindexUntil(stop, opts.Progress)
+	n, skipped, err := a.rebuildIndexes(ctx, true, opts.Progress)
 	if err != nil {
 		return n, err
 	}

@@ -2,6 +2,7 @@ package db_test
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
@@ -544,7 +545,7 @@ func (c *ixCorpus) snapshot(t testing.TB, termSets []string, names []string) ixS
 }
 
 func (c *ixCorpus) problems(t testing.TB) []db.Problem {
-	p, err := c.a.Check()
+	p, err := c.a.Check(context.Background())
 	require.NoError(t, err)
 	return p
 }
@@ -652,7 +653,7 @@ func TestReindexAndCheck(t *testing.T) {
 	names := append(append([]string{"", "Al", "nobody"}, ixTypedNames...), ixArabicNames...)
 	before := c.snapshot(t, termSets, names)
 
-	n, err := c.a.Reindex()
+	n, err := c.a.Reindex(context.Background())
 	require.NoError(t, err)
 	require.Equal(t, len(docs), n)
 	require.Equal(t, before, c.snapshot(t, termSets, names))
@@ -684,7 +685,7 @@ func TestReindexAndCheck(t *testing.T) {
 			require.NotEqual(t, v1.SHA256, d.SHA256)
 		}
 	}
-	_, err = c.a.Reindex()
+	_, err = c.a.Reindex(context.Background())
 	require.NoError(t, err)
 	require.Empty(t, c.problems(t))
 	require.Equal(t, before, c.snapshot(t, termSets, names))
@@ -750,7 +751,7 @@ func TestReindexAndCheck(t *testing.T) {
 	require.ErrorIs(t, err, db.ErrCorrupt)
 	require.ErrorContains(t, err, fmt.Sprintf("document #%d", last+1))
 
-	_, err = c.a.Reindex()
+	_, err = c.a.Reindex(context.Background())
 	require.NoError(t, err)
 	require.Empty(t, c.problems(t))
 	require.Equal(t, before, c.snapshot(t, termSets, names))

@@ -2,6 +2,7 @@ package db_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -137,7 +138,7 @@ func TestLineIndexDamage(t *testing.T) {
 	}
 	require.Contains(t, probs[3].Detail, "line index holds 1 records for unknown documents")
 
-	_, err = c.a.Reindex()
+	_, err = c.a.Reindex(context.Background())
 	require.NoError(t, err)
 	require.Empty(t, c.problems(t))
 	require.Equal(t, want, answers())
@@ -444,7 +445,7 @@ func TestReindexResumes(t *testing.T) {
 	require.Empty(t, c.problems(t))
 
 	// Reindex itself, in batches, gives the same answers.
-	n, err := c.a.Reindex()
+	n, err := c.a.Reindex(context.Background())
 	require.NoError(t, err)
 	require.Equal(t, len(docs), n)
 	require.Equal(t, want, answers(c.a))
@@ -462,7 +463,7 @@ func TestReindexSkipsUnreadable(t *testing.T) {
 		k := append(bytes.Clone(bad.SHA256[:]), 0, 0, 0, 0)
 		return tx.Bucket([]byte("chunks")).Put(k, []byte("not a frame"))
 	})
-	n, err := c.a.Reindex()
+	n, err := c.a.Reindex(context.Background())
 	require.ErrorIs(t, err, db.ErrReindexSkipped)
 	require.ErrorContains(t, err, bad.Label())
 	require.Equal(t, len(docs)-1, n)

@@ -1,6 +1,7 @@
 package db
 
 import (
+	"context"
 	"errors"
 	"path/filepath"
 	"testing"
@@ -46,7 +47,7 @@ func TestSchema11SourcesUpgrade(t *testing.T) {
 	d, err := a.Resolve("/data/stories/x.txt")
 	require.NoError(t, err)
 	require.Equal(t, map[string]string{"/data/stories/x.txt": "/data/stories/x.txt"}, d.Sources)
-	problems, err := a.Check()
+	problems, err := a.Check(context.Background())
 	require.NoError(t, err)
 	require.Empty(t, problems)
 }
@@ -73,7 +74,7 @@ func TestSourcePathDamage(t *testing.T) {
 	}))
 	_, err = a.Resolve(dir + "/./story.txt") // not the name as typed: found by its path
 	require.True(t, errors.Is(err, ErrCorrupt), "%v", err)
-	problems, err := a.Check()
+	problems, err := a.Check(context.Background())
 	require.NoError(t, err)
 	require.NotEmpty(t, problems)
 	var details []string

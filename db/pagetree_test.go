@@ -1,6 +1,7 @@
 package db_test
 
 import (
+	"context"
 	"encoding/binary"
 	"fmt"
 	"os"
@@ -55,7 +56,7 @@ func checkProblems(t *testing.T, path string) []db.Problem {
 	a := openArchive(t, path, db.Options{ReadOnly: true})
 	done := make(chan []db.Problem, 1)
 	go func() {
-		probs, err := a.Check()
+		probs, err := a.Check(context.Background())
 		require.NoError(t, err)
 		done <- probs
 	}()

@@ -1,6 +1,7 @@
 package db
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"slices"
@@ -33,7 +34,7 @@ func TestSchema12UpgradeKeepsFindAnswers(t *testing.T) {
 	require.NoError(t, err)
 	defer a.Close()
 	require.Equal(t, 12, a.UpgradedFrom)
-	problems, err := a.Check()
+	problems, err := a.Check(context.Background())
 	require.NoError(t, err)
 	require.Empty(t, problems)
 

@@ -1,6 +1,7 @@
 package db
 
 import (
+	"context"
 	"testing"
 
 	"github.com/casper-chronicle/chronicle/index"
@@ -29,7 +30,7 @@ func TestSchema14UpgradeSummarisesTermIndex(t *testing.T) {
 	require.NoError(t, err)
 	defer a.Close()
 	require.Equal(t, 14, a.UpgradedFrom)
-	problems, err := a.Check()
+	problems, err := a.Check(context.Background())
 	require.NoError(t, err)
 	require.Empty(t, problems)
 	require.NoError(t, a.bolt.View(func(tx *bolt.Tx) error {

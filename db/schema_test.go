@@ -6,6 +6,7 @@ package db
 // opening upgrades the file in place.
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -78,7 +79,7 @@ func TestSchema1ArchiveUpgradesOnOpen(t *testing.T) {
 	v, err := a.Schema()
 	require.NoError(t, err)
 	require.Equal(t, SchemaVersion, v)
-	problems, err := a.Check()
+	problems, err := a.Check(context.Background())
 	require.NoError(t, err)
 	require.Empty(t, problems)
 	origs, err := a.Originals(nil)
@@ -261,7 +262,7 @@ func TestMixedCodecs(t *testing.T) {
 	}
 	require.Contains(t, names, "fresh.txt")
 	require.Greater(t, len(names), 1, "old zstd documents mention Saud too")
-	problems, err := a.Check()
+	problems, err := a.Check(context.Background())
 	require.NoError(t, err)
 	require.Empty(t, problems)
 }

@@ -2,6 +2,7 @@ package db_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"os"
 	"path/filepath"
@@ -128,7 +129,7 @@ func TestFindFailsOnDamagedPosting(t *testing.T) {
 
 			// reindex repairs it.
 			a := openArchive(t, g.path)
-			_, err = a.Reindex()
+			_, err = a.Reindex(context.Background())
 			require.NoError(t, err)
 			require.NoError(t, a.Close())
 			hits, err = g.findZan(t)

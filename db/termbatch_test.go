@@ -1,6 +1,7 @@
 package db_test
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
@@ -190,7 +191,7 @@ func TestBatchIngestRewritesSummaryPages(t *testing.T) {
 		require.NoError(t, err)
 	}
 	require.NoError(t, a.EndBatch())
-	problems, err := a.Check()
+	problems, err := a.Check(context.Background())
 	require.NoError(t, err)
 	require.Empty(t, problems)
 	for i, w := range own {

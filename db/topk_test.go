@@ -2,6 +2,7 @@ package db_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -242,7 +243,7 @@ func TestCheckReportsLoweredCount(t *testing.T) {
 	require.Len(t, probs, 1, "%v", probs)
 	require.Equal(t, victim.Label(), probs[0].Doc)
 	require.Contains(t, probs[0].Detail, "wrong line counts for 3 grams")
-	_, err := c.a.Reindex()
+	_, err := c.a.Reindex(context.Background())
 	require.NoError(t, err)
 	require.Empty(t, c.problems(t))
 }

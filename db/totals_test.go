@@ -6,6 +6,7 @@ package db
 // damaged or different from a recount.
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -112,7 +113,7 @@ func TestTotalsFollowEveryWrite(t *testing.T) {
 			require.NoError(t, err)
 		}, Totals{}}, // filled in below from the receipts listed
 		{"reindex", func(t *testing.T) {
-			_, err := a.Reindex()
+			_, err := a.Reindex(context.Background())
 			require.NoError(t, err)
 		}, Totals{}},
 	}
@@ -224,7 +225,7 @@ func TestTotalsUpgrade(t *testing.T) {
 
 func problemsOfArchive(t *testing.T, a *Archive) []Problem {
 	t.Helper()
-	p, err := a.Check()
+	p, err := a.Check(context.Background())
 	require.NoError(t, err)
 	return p
 }
@@ -314,7 +315,7 @@ func TestTotalsTampered(t *testing.T) {
 			// A reindex recounts them.
 			w, err := Open(path, Options{})
 			require.NoError(t, err)
-			_, err = w.Reindex()
+			_, err = w.Reindex(context.Background())
 			require.NoError(t, err)
 			requireTotalsMatch(t, w, sumDocs(t, w).withReceipts(3))
 			require.NoError(t, w.Close())

@@ -1,6 +1,7 @@
 package db_test
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
@@ -90,7 +91,7 @@ func TestWriteGuard(t *testing.T) {
 			return a.KeepReceipt(&db.Receipt{Kind: db.KindQuery, Document: d.SHA256, Store: d.StoreSHA256, Result: d.StoreSHA256, Question: "Did Alice repay Bob?"})
 		}},
 		{"reindex", "grams", "docs", false, func(a *db.Archive) error {
-			_, err := a.Reindex()
+			_, err := a.Reindex(context.Background())
 			return err
 		}},
 		{"ingest in a batch (its postings fold later)", "grams", "docs", false, func(a *db.Archive) error {

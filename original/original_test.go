@@ -2,6 +2,7 @@ package original
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -301,7 +302,7 @@ func TestImportFileGoldenStores(t *testing.T) {
 	for i := 1; i < len(all); i++ {
 		require.Less(t, all[i-1].Seq, all[i].Seq, "originals list in import order")
 	}
-	problems, err := a.Check()
+	problems, err := a.Check(context.Background())
 	require.NoError(t, err)
 	require.Empty(t, problems)
 }

@@ -1,6 +1,7 @@
 package repl
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -12,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/casper-chronicle/chronicle/db"
@@ -65,7 +65,11 @@ type Env struct {
 	JSON           bool // session-wide JSON mode (REPL .mode json)
 	Text           bool // session-wide human view (REPL .mode text)
 	Keep           bool // session-wide --keep (REPL .keep on)
-	Interrupted    func() bool
+	// Context, when set, is canceled to interrupt the command (the REPL's
+	// Ctrl-C): ingest, import, check and reindex end at their next
+	// document boundary with db.ErrInterrupted. Nil in the CLI, where
+	// Exec cancels one of its own on Ctrl-C for those commands.
+	Context context.Context
 	// Location is where the running command line came from in a script
 	// ("FILE:LINE", "line N" on stdin), "" for the CLI and the REPL: an
 	// error is reported as "LOCATION: chronicle CMD: message".
@@ -287,7 +291,7 @@ func (c *command) exec(env *Env, args []string) error {
 	if p.has("db") && p.value("db") == "" {
 		return usageErrorf("--db needs an archive path (without it: $CHRONICLE_DB, else ./%s)", db.DefaultPath)
 	}
-	if interruptible[c.name] && env.Interrupted == nil {
+	if interruptible[c.name] && env.Context == nil {
 		defer catchInterrupt(env)()
 	}
 	x := &ctx{env: env, cmd: c, p: p}
@@ -484,28 +488,38 @@ func flagOf(args []string, specs []flagSpec, err error) string {
 var interruptible = map[string]bool{"ingest": true, "import": true, "check": true, "reindex": true}
 
 // catchInterrupt makes the first Ctrl-C of the CLI (where no session set
-// Env.Interrupted) ask the command to stop at its next document, which
-// lands whole or not at all (exit 130); a second Ctrl-C ends the process
-// as usual. It returns the function that undoes it.
+// Env.Context) cancel the command's context, so that it stops at its next
+// document, which lands whole or not at all (exit 130); a second Ctrl-C
+// ends the process as usual. It returns the function that undoes it.
 func catchInterrupt(env *Env) func() {
 	ch := make(chan os.Signal, 1)
 	signal.Notify(ch, os.Interrupt)
-	var stop atomic.Bool
+	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
 		select {
 		case <-ch:
-			stop.Store(true)
+			cancel()
 			signal.Stop(ch)
 		case <-done:
 		}
 	}()
-	env.Interrupted = stop.Load
+	env.Context = ctx
 	return func() {
 		close(done)
 		signal.Stop(ch)
-		env.Interrupted = nil
+		cancel()
+		env.Context = nil
 	}
+}
+
+// context is the command's context: canceled on Ctrl-C (Env.Context),
+// never when no one can interrupt the command.
+func (x *ctx) context() context.Context {
+	if x.env.Context == nil {
+		return context.Background()
+	}
+	return x.env.Context
 }
 
 // where is the "LOCATION: " prefix of an error line, "" outside scripts.

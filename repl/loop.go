@@ -2,6 +2,7 @@ package repl
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -10,7 +11,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/chzyer/readline"
@@ -82,7 +82,7 @@ func (s *session) interactive(withInit bool) int {
 }
 
 // background runs one command in a goroutine. The first Ctrl-C asks it to
-// stop (env.Interrupted: a batch ingest, check and reindex stop after the
+// stop (env.Context is canceled: a batch ingest, check and reindex stop after the
 // current document, which lands whole or not at all) and the prompt
 // returns once it has: a command abandoned while it still held the
 // archive would lock the session's next command out. A second Ctrl-C
@@ -97,8 +97,9 @@ func (s *session) background(env *Env, run func(*Env) int) int {
 			drained = true
 		}
 	}
-	var stop atomic.Bool
-	env.Interrupted = stop.Load
+	cmdCtx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	env.Context = cmdCtx
 	var buf *bytes.Buffer
 	pager := pagerCommand()
 	out := &gate{w: env.Stdout} // the terminal, or the .output file
@@ -124,7 +125,7 @@ func (s *session) background(env *Env, run func(*Env) int) int {
 			s.interrupted.Store(true)
 			switch {
 			case interrupts == 1:
-				stop.Store(true)
+				cancel()
 				fmt.Fprintln(os.Stderr, "\nchronicle: interrupting; the command stops at its next safe point (after the current document or group)")
 			case interrupts == 2:
 				fmt.Fprintln(os.Stderr, "\nchronicle: still stopping: the prompt returns when the command has released the archive (Ctrl-C once more leaves Chronicle)")

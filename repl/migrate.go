@@ -1,7 +1,6 @@
 package repl
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/casper-chronicle/chronicle/db"
@@ -9,41 +8,30 @@ import (
 )
 
 // runImport brings existing .chronicle stores (V1 or V2) and the receipts
-// beside them into the archive: one outcome line per store, a progress
-// bar on a terminal, and Ctrl-C stops it before the next store.
-func runImport(x *ctx) (err error) {
+// beside them into the archive (original.ImportFiles): one outcome line
+// per store, a progress bar on a terminal, and Ctrl-C (which cancels the
+// command's context) stops it before the next store.
+func runImport(x *ctx) error {
 	a, err := x.open(true)
 	if err != nil {
 		return err
 	}
-	// The stores' term postings are written together at the end.
-	a.BeginBatch()
-	defer func() {
-		if ferr := a.EndBatch(); ferr != nil && err == nil {
-			err = ferr
-		}
-	}()
 	failed := 0
 	bar := newProgress(x.env, len(x.p.args))
 	defer bar.clear()
-	for i, path := range x.p.args {
-		if x.env.Interrupted != nil && x.env.Interrupted() {
+	err = original.ImportFiles(x.context(), a, x.p.args, original.ImportOptions{
+		Before: func(i int, path string) { bar.step(i, sanitize(path)) },
+		Outcome: func(path string, rep *original.Report, err error) error {
 			bar.clear()
-			return interruptedErrorf("%d of %d stores not imported", len(x.p.args)-i, len(x.p.args))
-		}
-		bar.step(i, sanitize(path))
-		rep, err := original.ImportFile(a, path)
-		err = fileErr(path, err)
-		bar.clear()
-		if errors.Is(err, db.ErrWriteRefused) { // the archive: later stores would be refused too
-			return err
-		}
-		if err != nil {
-			failed++
-			x.importOutcome(path, nil, err)
-			continue
-		}
-		x.importOutcome(path, rep, nil)
+			if err != nil {
+				failed++
+			}
+			x.importOutcome(path, rep, fileErr(path, err))
+			return nil
+		},
+	})
+	if err != nil { // interrupted, or a refused write
+		return err
 	}
 	if failed > 0 {
 		return rejectedErrorf("%d of %d stores rejected", failed, len(x.p.args))

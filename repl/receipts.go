@@ -433,7 +433,7 @@ func runCheck(x *ctx) error {
 	// Writers commit between the documents of a long check; Ctrl-C (in the
 	// REPL) stops it before the next document.
 	bar := newProgress(x.env, 0)
-	problems, err := a.CheckWith(db.CheckOptions{Stop: x.env.Interrupted, Share: true,
+	problems, err := a.CheckWith(x.context(), db.CheckOptions{Share: true,
 		Progress: func(i, n int, d *db.Document) { bar.total = n; bar.step(i, sanitize(d.Label())) }})
 	bar.clear()
 	for _, p := range problems {

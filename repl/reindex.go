@@ -15,7 +15,7 @@ func runReindex(x *ctx) error {
 		return err
 	}
 	bar := newProgress(x.env, 0)
-	n, err := a.ReindexWith(db.ReindexOptions{Stop: x.env.Interrupted, Progress: func(done, total int) {
+	n, err := a.ReindexWith(x.context(), db.ReindexOptions{Progress: func(done, total int) {
 		bar.total = total
 		bar.step(done, fmt.Sprintf("documents indexed in %s", a.Path()))
 	}})

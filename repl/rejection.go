@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/casper-chronicle/chronicle/db"
 	"github.com/casper-chronicle/chronicle/db/fileio"
 	"github.com/casper-chronicle/chronicle/engine"
 )
@@ -80,7 +81,7 @@ func fileRule(err error) string {
 	case errors.Is(err, fileio.ErrTooLarge):
 		return tooLargeRule
 	case errors.As(err, &nr):
-		return notRegular(nr.Mode)
+		return db.NotRegular(nr.Mode)
 	case errors.As(err, &pe) && (pe.Op == "stat" || pe.Op == "lstat"):
 		return pe.Err.Error() // "no such file or directory"
 	case errors.As(err, &pe):
