@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 // OutcomeKind is what a batch ingest (IngestPaths) did with one path.
@@ -105,6 +107,10 @@ func (a *Archive) IngestPaths(ctx context.Context, entries []PathEntry, opts Ing
 		g.maxFiles = GroupFiles
 	}
 	if len(paths) > 0 {
+		if a.opts.ReadOnly {
+			// Refused before anything is read, rather than file by file.
+			return fmt.Errorf("archive %s: ingest: %w", a.path, bolt.ErrDatabaseReadOnly)
+		}
 		var known map[Digest]bool
 		if err := a.Hold(true, func() (err error) { known, err = a.KnownDocuments(); return err }); err != nil {
 			return fmt.Errorf("ingest: listing the archive's documents: %w", err)
