@@ -28,7 +28,9 @@
 //     the shared lock for the call (readers do not wait for each other);
 //   - Ingest and IngestFile look the document up under the shared lock,
 //     extract it holding no lock, and take the exclusive lock only for the
-//     commit;
+//     commit; IngestPaths (files and directories, as `chronicle ingest`)
+//     takes it for each group of files it commits, and stops when its
+//     context ends (ErrInterrupted);
 //   - CheckClaims takes the exclusive lock for the whole check, as
 //     `chronicle claims check` does;
 //   - Open takes the exclusive lock (a read-only Open the shared one, and

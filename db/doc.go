@@ -8,7 +8,19 @@
 // gets ErrLocked instead of waiting. Ingest adds one document in one write
 // transaction: a document that fails leaves the archive exactly as it was.
 // IngestFiles commits many prepared files in one transaction (a batch's
-// group), and gives each the outcome it would have had alone.
+// group), and gives each the outcome it would have had alone. IngestPaths
+// is the whole batch every front-end runs (the CLI, the REPL, the Go API):
+// it walks the paths (WalkPaths), prepares the files on several cores,
+// commits them in groups and reports each path's typed outcome once its
+// group has committed, leaving rendering to the caller.
+//
+// # Cancellation
+//
+// The long operations take a context.Context first: IngestPaths, Check
+// and CheckWith, Reindex and ReindexWith. When it ends they stop at the
+// next document boundary (a batch commits the group it gathered, a rebuild
+// keeps its mark for the next open) and return an error that is errors.Is
+// ErrInterrupted and the context's cause; nothing is left half-written.
 // Documents are content-addressed by the SHA-256 of their bytes; the paths
 // they were ingested from (and names given by the user) are aliases that
 // Resolve turns back into a document. Store rebuilds the canonical store of

@@ -21,6 +21,12 @@
 // command is exactly the CLI command; the session adds exit, quit and
 // .mode.
 //
+// Ctrl-C cancels the running command's context (Env.Context; the CLI
+// makes one for ingest, import, check and reindex): db ends the work at
+// its next document boundary with db.ErrInterrupted, which exits 130. The
+// work itself (walking and ingesting a batch, checking, rebuilding) is
+// db's; the commands render what it reports.
+//
 // # Caveats
 //
 // The archive is opened per command, read-only when the command only reads,
