@@ -10,6 +10,7 @@ import (
 	"github.com/casper-chronicle/chronicle/db"
 
 	"github.com/stretchr/testify/require"
+	bolt "go.etcd.io/bbolt"
 )
 
 // writeBatch writes n group files under dir and returns their paths in
@@ -196,4 +197,44 @@ func TestIngestPathsOutcomeError(t *testing.T) {
 		Outcome: func(db.PathOutcome) error { return stop }})
 	require.ErrorIs(t, err, stop)
 	require.Len(t, docNames(t, a), 3)
+}
+
+// TestIngestPathsCanceledMidGroup: a context canceled while a group is
+// being gathered commits that group, whole, before the batch stops.
+func TestIngestPathsCanceledMidGroup(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "batch")
+	paths := writeBatch(t, dir, 20)
+	a := openArchive(t, newPath(t))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var outs []db.PathOutcome
+	err := a.IngestPaths(ctx, db.WalkPaths([]string{dir}), db.IngestOptions{ImportedAt: goldenTime, GroupFiles: 10,
+		Outcome: func(o db.PathOutcome) error { outs = append(outs, o); return nil },
+		Progress: func(p db.IngestProgress) {
+			if p.Seen == 3 {
+				cancel()
+			}
+		}})
+	var stopped *db.IngestInterrupted
+	require.True(t, errors.As(err, &stopped), "err: %v", err)
+	require.Equal(t, 17, stopped.Left)
+	require.Equal(t, paths[3], stopped.First)
+	require.Len(t, outs, 3)
+	require.Equal(t, paths[:3], docNames(t, a))
+	require.Empty(t, heldProblems(t, a))
+}
+
+// TestIngestPathsReadOnly: a batch on an archive opened read-only is
+// refused before any file is read, not file by file.
+func TestIngestPathsReadOnly(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "batch")
+	writeBatch(t, dir, 3)
+	path := newPath(t)
+	require.NoError(t, openArchive(t, path).Close())
+	a := openArchive(t, path, db.Options{ReadOnly: true})
+	outs, err := ingestPaths(context.Background(), a, []string{dir}, 0, nil)
+	require.ErrorIs(t, err, bolt.ErrDatabaseReadOnly)
+	require.Empty(t, outs)
 }
