@@ -48,16 +48,12 @@ func TestCheckStopsOnCancel(t *testing.T) {
 
 // reindexMark reads the rebuild-in-progress mark of the closed archive at
 // path ("" when there is none).
-func reindexMark(t *testing.T, path string) string {
+func reindexMark(t *testing.T, path string) (mark string) {
 	t.Helper()
-	b, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
-	require.NoError(t, err)
-	defer b.Close()
-	var mark string
-	require.NoError(t, b.View(func(tx *bolt.Tx) error {
+	editBolt(t, path, func(tx *bolt.Tx) error { // a transaction that writes nothing
 		mark = string(tx.Bucket([]byte("meta")).Get([]byte("reindex_next")))
 		return nil
-	}))
+	})
 	return mark
 }
 
