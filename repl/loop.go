@@ -81,12 +81,13 @@ func (s *session) interactive(withInit bool) int {
 	}
 }
 
-// background runs one command in a goroutine. The first Ctrl-C asks it to
-// stop (env.Context is canceled: a batch ingest, check and reindex stop after the
-// current document, which lands whole or not at all) and the prompt
-// returns once it has: a command abandoned while it still held the
-// archive would lock the session's next command out. A second Ctrl-C
-// says so; a third leaves Chronicle (exit 130), which releases everything.
+// background runs one command in a goroutine. The first Ctrl-C cancels
+// its context (env.Context: a batch ingest, import, check and reindex
+// stop after the current document or group, which lands whole or not at
+// all) and the prompt returns once it has: a command abandoned while it
+// still held the archive would lock the session's next command out. A
+// second Ctrl-C says so; a third leaves Chronicle (exit 130), which
+// releases everything.
 // With $PAGER set the output is collected and paged when it is taller than
 // the terminal.
 func (s *session) background(env *Env, run func(*Env) int) int {
