@@ -1,0 +1,165 @@
+package db_test
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+
+	"github.com/casper-chronicle/chronicle/db"
+	"github.com/casper-chronicle/chronicle/db/fileio"
+	"github.com/casper-chronicle/chronicle/engine/find"
+
+	"github.com/stretchr/testify/require"
+	bolt "go.etcd.io/bbolt"
+)
+
+// requireDamage requires err to be the DamageError of kind naming the
+// archive at path, whose line is want.
+func requireDamage(t *testing.T, err error, path string, kind db.Damage, want string) *db.DamageError {
+	t.Helper()
+	var d *db.DamageError
+	require.True(t, errors.As(err, &d), "want a *db.DamageError, got %T: %v", err, err)
+	require.Equal(t, path, d.Path)
+	require.Equal(t, kind, d.Kind)
+	require.Equal(t, want, err.Error())
+	return d
+}
+
+// withDamage writes raw, changed by damage, to a new file and returns its
+// path.
+func withDamage(t *testing.T, raw []byte, damage func(b []byte) []byte) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "damaged.db")
+	require.NoError(t, os.WriteFile(path, damage(append([]byte(nil), raw...)), 0o600))
+	return path
+}
+
+// zeroPage zeroes the root page of bucket in raw, the file of the archive
+// at path: bbolt panics on its first read of the page ("Page expected to
+// be: N, but self identifies as 0").
+func zeroPage(t *testing.T, path string, raw []byte, bucket string) []byte {
+	t.Helper()
+	b, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
+	require.NoError(t, err)
+	var root uint64
+	require.NoError(t, b.View(func(tx *bolt.Tx) error {
+		root = uint64(tx.Bucket([]byte(bucket)).Root())
+		return nil
+	}))
+	require.NoError(t, b.Close())
+	require.NotZero(t, root, "bucket %s is inline", bucket)
+	out := append([]byte(nil), raw...)
+	clear(out[root*pageSize : (root+1)*pageSize])
+	return out
+}
+
+// TestOpenDamage: Open classifies what bbolt refuses, and what db finds
+// itself, as a DamageError of its kind naming the archive, in read-only
+// and read-write opens alike, and the sentinels callers branch on still
+// match.
+func TestOpenDamage(t *testing.T) {
+	t.Parallel()
+	path, _, raw := chunksBranchArchive(t)
+	b, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
+	require.NoError(t, err)
+	var used int // the pages of the last commit; the file may run on
+	require.NoError(t, b.View(func(tx *bolt.Tx) error {
+		used = int(tx.Size())
+		return nil
+	}))
+	require.NoError(t, b.Close())
+	for _, tc := range []struct {
+		name   string
+		damage func(b []byte) []byte
+		kind   db.Damage
+		is     error
+		want   string // %s: the archive
+	}{
+		{"too short for its header pages", func(b []byte) []byte { return b[:5000] }, db.TooShort, db.ErrNotArchive,
+			"archive %s: not a Chronicle archive, or a damaged one (the file is too short to hold its header pages); if it is an archive, restore it from a copy"},
+		{"truncated inside its pages", func(b []byte) []byte { return b[:used-3*pageSize] }, db.Truncated, db.ErrCorrupt,
+			fmt.Sprintf("archive %%s: archive corruption: the file is truncated (%d bytes, its pages need %d); restore it from a copy", used-3*pageSize, used)},
+		{"both header pages damaged", func(b []byte) []byte {
+			b[16] ^= 0xff // the magic of page 0
+			b[pageSize+16] ^= 0xff
+			return b
+		}, db.HeaderInvalid, db.ErrNotArchive,
+			"archive %s: not a Chronicle archive, or a damaged one (its header pages do not check); if it is an archive, restore it from a copy"},
+		{"one header page damaged", func(b []byte) []byte {
+			b[pageSize+16+40] ^= 0x01 // the txid of page 1, under its checksum
+			return b
+		}, db.HeaderDamaged, db.ErrCorrupt,
+			"archive %s: archive corruption: header page 1 is damaged, so the file may show an earlier state; restore it from a copy"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			damaged := withDamage(t, raw, tc.damage)
+			for _, readOnly := range []bool{true, false} {
+				a, err := db.Open(damaged, db.Options{ReadOnly: readOnly})
+				require.Nil(t, a)
+				requireDamage(t, err, damaged, tc.kind, fmt.Sprintf(tc.want, damaged))
+				require.ErrorIs(t, err, db.ErrDamaged)
+				require.ErrorIs(t, err, tc.is)
+			}
+		})
+	}
+	require.Equal(t, raw, readFile(t, path), "the undamaged archive is untouched")
+}
+
+// TestOpenNotRegular: a directory or a FIFO at the archive path is a
+// DamageError of kind NotRegular (fileio.ErrNotRegular, not ErrDamaged),
+// returned at once: opening a FIFO would block.
+func TestOpenNotRegular(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "a.fifo")
+	require.NoError(t, syscall.Mkfifo(fifo, 0o600))
+	for path, what := range map[string]string{dir: "a directory", fifo: "a FIFO"} {
+		for _, readOnly := range []bool{true, false} {
+			_, err := db.Open(path, db.Options{ReadOnly: readOnly})
+			requireDamage(t, err, path, db.NotRegular, fmt.Sprintf("archive %s is %s, not a regular file", path, what))
+			require.ErrorIs(t, err, fileio.ErrNotRegular)
+			require.NotErrorIs(t, err, db.ErrDamaged)
+		}
+	}
+}
+
+// TestReadDamage: a damaged page under a read is a DamageError, never a
+// panic: on db's workers (find) naming the document, and on the
+// caller's goroutine through Guard, naming the archive.
+func TestReadDamage(t *testing.T) {
+	t.Parallel()
+	path, _, raw := chunksBranchArchive(t)
+
+	t.Run("a worker: find", func(t *testing.T) {
+		t.Parallel()
+		damaged := withDamage(t, raw, func(b []byte) []byte { return zeroPage(t, path, b, "lines") })
+		a := openArchive(t, damaged, db.Options{ReadOnly: true})
+		q, err := find.NewQuery("Alice")
+		require.NoError(t, err)
+		hits, err := a.Find(q, 0)
+		require.Nil(t, hits)
+		d := requireDamage(t, err, damaged, db.PageUnreadable,
+			fmt.Sprintf("archive %s: document #1: archive corruption: a page could not be read; `chronicle check` lists the problems it can find", damaged))
+		require.Equal(t, "document #1", d.Where)
+		require.ErrorContains(t, d.Err, "Page expected", "the panic is the cause")
+		require.ErrorIs(t, err, db.ErrCorrupt)
+	})
+
+	t.Run("the caller's goroutine: Guard", func(t *testing.T) {
+		t.Parallel()
+		damaged := withDamage(t, raw, func(b []byte) []byte { return zeroPage(t, path, b, "chunks") })
+		a := openArchive(t, damaged, db.Options{ReadOnly: true})
+		d, err := a.Resolve("d5")
+		require.NoError(t, err)
+		err = db.Guard(damaged, func() error {
+			_, _, err := a.Rebuild(d)
+			return err
+		})
+		requireDamage(t, err, damaged, db.PageUnreadable,
+			fmt.Sprintf("archive %s is damaged: a page could not be read; `chronicle check` lists the problems it can find", damaged))
+		require.ErrorIs(t, err, db.ErrDamaged)
+	})
+}
