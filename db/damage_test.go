@@ -1,6 +1,7 @@
 package db_test
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
@@ -11,9 +12,9 @@ import (
 	"github.com/casper-chronicle/chronicle/db"
 	"github.com/casper-chronicle/chronicle/db/fileio"
 	"github.com/casper-chronicle/chronicle/engine/find"
+	"github.com/casper-chronicle/chronicle/internal/pagedamage"
 
 	"github.com/stretchr/testify/require"
-	bolt "go.etcd.io/bbolt"
 )
 
 // requireDamage requires err to be the DamageError of kind naming the
@@ -37,25 +38,6 @@ func withDamage(t *testing.T, raw []byte, damage func(b []byte) []byte) string {
 	return path
 }
 
-// zeroPage zeroes the root page of bucket in raw, the file of the archive
-// at path: bbolt panics on its first read of the page ("Page expected to
-// be: N, but self identifies as 0").
-func zeroPage(t *testing.T, path string, raw []byte, bucket string) []byte {
-	t.Helper()
-	b, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
-	require.NoError(t, err)
-	var root uint64
-	require.NoError(t, b.View(func(tx *bolt.Tx) error {
-		root = uint64(tx.Bucket([]byte(bucket)).Root())
-		return nil
-	}))
-	require.NoError(t, b.Close())
-	require.NotZero(t, root, "bucket %s is inline", bucket)
-	out := append([]byte(nil), raw...)
-	clear(out[root*pageSize : (root+1)*pageSize])
-	return out
-}
-
 // TestOpenDamage: Open classifies what bbolt refuses, and what db finds
 // itself, as a DamageError of its kind naming the archive, in read-only
 // and read-write opens alike, and the sentinels callers branch on still
@@ -63,14 +45,13 @@ func zeroPage(t *testing.T, path string, raw []byte, bucket string) []byte {
 func TestOpenDamage(t *testing.T) {
 	t.Parallel()
 	path, _, raw := chunksBranchArchive(t)
-	b, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
-	require.NoError(t, err)
-	var used int // the pages of the last commit; the file may run on
-	require.NoError(t, b.View(func(tx *bolt.Tx) error {
-		used = int(tx.Size())
-		return nil
-	}))
-	require.NoError(t, b.Close())
+	// The pages the last commit uses (the file runs on, grown ahead): the
+	// high-water mark of the header page with the later txid (FORMAT.md).
+	last := raw[:pageSize]
+	if binary.LittleEndian.Uint64(raw[pageSize+64:]) > binary.LittleEndian.Uint64(raw[64:]) {
+		last = raw[pageSize:]
+	}
+	used := int(binary.LittleEndian.Uint64(last[56:])) * pageSize
 	for _, tc := range []struct {
 		name   string
 		damage func(b []byte) []byte
@@ -131,35 +112,37 @@ func TestOpenNotRegular(t *testing.T) {
 // caller's goroutine through Guard, naming the archive.
 func TestReadDamage(t *testing.T) {
 	t.Parallel()
-	path, _, raw := chunksBranchArchive(t)
-
-	t.Run("a worker: find", func(t *testing.T) {
-		t.Parallel()
-		damaged := withDamage(t, raw, func(b []byte) []byte { return zeroPage(t, path, b, "lines") })
-		a := openArchive(t, damaged, db.Options{ReadOnly: true})
-		q, err := find.NewQuery("Alice")
-		require.NoError(t, err)
-		hits, err := a.Find(q, 0)
-		require.Nil(t, hits)
-		d := requireDamage(t, err, damaged, db.PageUnreadable,
-			fmt.Sprintf("archive %s: document #1: archive corruption: a page could not be read; `chronicle check` lists the problems it can find", damaged))
-		require.Equal(t, "document #1", d.Where)
-		require.ErrorContains(t, d.Err, "Page expected", "the panic is the cause")
-		require.ErrorIs(t, err, db.ErrCorrupt)
-	})
-
-	t.Run("the caller's goroutine: Guard", func(t *testing.T) {
-		t.Parallel()
-		damaged := withDamage(t, raw, func(b []byte) []byte { return zeroPage(t, path, b, "chunks") })
-		a := openArchive(t, damaged, db.Options{ReadOnly: true})
-		d, err := a.Resolve("d5")
-		require.NoError(t, err)
-		err = db.Guard(damaged, func() error {
-			_, _, err := a.Rebuild(d)
+	path, _, _ := chunksBranchArchive(t)
+	for _, tc := range []struct {
+		name, bucket string
+		read         func(a *db.Archive) error
+		where        string
+		want         string // %s: the archive
+	}{
+		{"a worker: find", "lines", func(a *db.Archive) error {
+			q, err := find.NewQuery("Alice")
+			require.NoError(t, err)
+			hits, err := a.Find(q, 0)
+			require.Nil(t, hits)
 			return err
+		}, "document #1", "archive %s: document #1: archive corruption: a page could not be read; `chronicle check` lists the problems it can find"},
+		{"the caller's goroutine: Guard", "chunks", func(a *db.Archive) error {
+			d, err := a.Resolve("d5")
+			require.NoError(t, err)
+			return db.Guard(a.Path(), func() error {
+				_, _, err := a.Rebuild(d)
+				return err
+			})
+		}, "", "archive %s is damaged: a page could not be read; `chronicle check` lists the problems it can find"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			damaged := pagedamage.ZeroRoot(t, path, tc.bucket)
+			err := tc.read(openArchive(t, damaged, db.Options{ReadOnly: true}))
+			d := requireDamage(t, err, damaged, db.PageUnreadable, fmt.Sprintf(tc.want, damaged))
+			require.Equal(t, tc.where, d.Where)
+			require.ErrorContains(t, d.Err, "Page expected", "the panic is the cause")
+			require.ErrorIs(t, err, db.ErrDamaged)
+			require.ErrorIs(t, err, db.ErrCorrupt)
 		})
-		requireDamage(t, err, damaged, db.PageUnreadable,
-			fmt.Sprintf("archive %s is damaged: a page could not be read; `chronicle check` lists the problems it can find", damaged))
-		require.ErrorIs(t, err, db.ErrDamaged)
-	})
+	}
 }

@@ -18,6 +18,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/casper-chronicle/chronicle/internal/pagedamage"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
 )
@@ -402,6 +404,50 @@ func TestMCPHostile(t *testing.T) {
 	after, err := os.ReadFile(archive)
 	require.NoError(t, err)
 	require.True(t, bytes.Equal(before, after), "the archive changed")
+}
+
+// TestMCPDamagedPage: a damaged page is the CLI's one line, word for
+// word, whether the read that meets it runs on the tool call's goroutine
+// (show: a panic recovered by db.Guard) or on one of db's workers (find:
+// the worker's DamageError naming the document), never bbolt's text.
+func TestMCPDamagedPage(t *testing.T) {
+	dir := t.TempDir()
+	var names []string
+	for i := range 3 { // documents large enough that every bucket has pages of its own
+		var b strings.Builder
+		for j := range 3000 {
+			fmt.Fprintf(&b, "line %d of ledger %d: Alice paid Bob %d SAR at the market\n", j, i, (i+1)*j)
+		}
+		name := filepath.Join(dir, fmt.Sprintf("ledger%d.txt", i))
+		require.NoError(t, os.WriteFile(name, []byte(b.String()), 0o600))
+		names = append(names, name)
+	}
+	archive := filepath.Join(dir, "chronicle.db")
+	_, stderr := cli(t, archive, "ingest", dir)
+	require.Empty(t, stderr)
+
+	for _, tc := range []struct {
+		bucket string
+		tool   string
+		args   map[string]any
+		cli    []string
+		want   string // %s: the archive
+	}{
+		{"chunks", "show", map[string]any{"document": names[1], "from": 2, "to": 3}, []string{"show", names[1], "2-3"},
+			"chronicle show: archive %s is damaged: a page could not be read; `chronicle check` lists the problems it can find"},
+		{"lines", "find", map[string]any{"terms": "Alice"}, []string{"find", "Alice"},
+			"chronicle find: archive %s: document #1: archive corruption: a page could not be read; `chronicle check` lists the problems it can find"},
+	} {
+		t.Run(tc.tool, func(t *testing.T) {
+			damaged := pagedamage.ZeroRoot(t, archive, tc.bucket)
+			want := fmt.Sprintf(tc.want, damaged)
+			_, stderr := cli(t, damaged, tc.cli...)
+			require.Equal(t, want+"\n", stderr, "the CLI")
+			cs := connect(t, damaged, "damage")
+			require.Equal(t, want, callError(t, cs, tc.tool, tc.args), "the MCP server")
+			require.Equal(t, want, callError(t, cs, tc.tool, tc.args), "the server survives it")
+		})
+	}
 }
 
 // TestMCPServerBinaryMissing: `chronicle mcp` without chronicle-mcp beside
