@@ -296,10 +296,11 @@ func (c *command) exec(env *Env, args []string) error {
 }
 
 // runGuarded runs the command under db.Guard: a panic or fault on a
-// damaged page, a runaway search through a looping page tree (the stack
-// watch, started by Main) and damage db finds all end as one
-// *db.DamageError naming the archive, whose line is printed as it is: the
-// user gets one line, not a stack trace, and a REPL session survives it.
+// damaged page and the damage db finds end as one *db.DamageError naming
+// the archive, whose line is printed as it is: the user gets one line, not
+// a stack trace, and a REPL session survives it. (A runaway search through
+// a looping page tree cannot be survived: the stack watch Main started
+// ends the process with the same kind of line.)
 // The files named by --receipt and --out are checked before the command
 // runs: anything but a regular file there fails at once, before any work
 // is done.

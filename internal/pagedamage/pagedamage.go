@@ -5,6 +5,7 @@
 package pagedamage
 
 import (
+	"encoding/binary"
 	"os"
 	"path/filepath"
 	"testing"
@@ -20,6 +21,32 @@ import (
 // long as bucket is not one Open reads.
 func ZeroRoot(t testing.TB, path, bucket string) string {
 	t.Helper()
+	damaged, _ := damageRoot(t, path, bucket, func(page []byte, _ uint64) { clear(page) })
+	return damaged
+}
+
+// LoopRoot is ZeroRoot with every child of bucket's root, a branch page,
+// made the root itself: a search through the bucket recurses without end
+// (until the stack watch, or the runtime, ends the process). It returns
+// the copy's path and the root's page number.
+func LoopRoot(t testing.TB, path, bucket string) (string, uint64) {
+	t.Helper()
+	return damageRoot(t, path, bucket, func(page []byte, root uint64) {
+		require.Equal(t, uint16(0x01), binary.LittleEndian.Uint16(page[8:]), "the root of %s is a branch page", bucket)
+		n := int(binary.LittleEndian.Uint16(page[10:]))
+		require.GreaterOrEqual(t, n, 2, "the root of %s has children", bucket)
+		for i := range n { // branch elements after the 16-byte header: pos u32, ksize u32, child u64
+			binary.LittleEndian.PutUint64(page[16+16*i+8:], root)
+		}
+	})
+}
+
+// damageRoot writes a copy of the archive at path with damage done to the
+// root page of bucket (given the page's bytes and number) into a new
+// temporary directory of t, and returns the copy's path and the page's
+// number.
+func damageRoot(t testing.TB, path, bucket string, damage func(page []byte, root uint64)) (string, uint64) {
+	t.Helper()
 	b, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
 	require.NoError(t, err)
 	tx, err := b.Begin(false)
@@ -31,8 +58,8 @@ func ZeroRoot(t testing.TB, path, bucket string) string {
 
 	raw, err := os.ReadFile(path)
 	require.NoError(t, err)
-	clear(raw[root*size : (root+1)*size])
+	damage(raw[root*size:(root+1)*size], root)
 	damaged := filepath.Join(t.TempDir(), "damaged.db")
 	require.NoError(t, os.WriteFile(damaged, raw, 0o600))
-	return damaged
+	return damaged, root
 }

@@ -450,6 +450,44 @@ func TestMCPDamagedPage(t *testing.T) {
 	}
 }
 
+// TestMCPPageLoop: a page tree that loops ends the server as it ends the
+// CLI (TestPageLoopIsOneLine): the archive's one line on stderr, from the
+// stack watch chronicle-mcp starts, not the runtime's stack dump.
+func TestMCPPageLoop(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 60 { // the chunks bucket's root is then a branch page
+		var b strings.Builder
+		for j := range 4000 {
+			fmt.Fprintf(&b, "line %d of document %d, Alice owes Bob %d\n", j, i, i*j)
+		}
+		require.NoError(t, os.WriteFile(filepath.Join(dir, fmt.Sprintf("d%02d.txt", i)), []byte(b.String()), 0o600))
+	}
+	archive := filepath.Join(t.TempDir(), "chronicle.db")
+	_, stderr := cli(t, archive, "ingest", dir)
+	require.Empty(t, stderr)
+	damaged, _ := pagedamage.LoopRoot(t, archive, "chunks")
+
+	// A file, not a buffer: the server writes its last line as it exits,
+	// with no goroutine of this process copying it.
+	log, err := os.Create(filepath.Join(t.TempDir(), "stderr"))
+	require.NoError(t, err)
+	defer log.Close()
+	cmd := exec.Command(chronicleBin, "mcp", "--db", damaged)
+	cmd.Stderr = log
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "loop", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	require.NoError(t, err)
+	defer cs.Close()
+	_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "show", Arguments: map[string]any{"document": filepath.Join(dir, "d00.txt"), "from": 1, "to": 1}})
+	require.Error(t, err, "the server ended")
+	want := fmt.Sprintf("chronicle: archive %s is damaged: a page tree loops (a page points back into its own path), and the read could not end; `chronicle check` lists the problems\n", damaged)
+	require.Eventually(t, func() bool {
+		got, _ := os.ReadFile(log.Name())
+		return string(got) == want
+	}, 10*time.Second, 50*time.Millisecond, "the server's stderr is the archive's one line")
+}
+
 // TestMCPServerBinaryMissing: `chronicle mcp` without chronicle-mcp beside
 // it says what is missing and how to get it.
 func TestMCPServerBinaryMissing(t *testing.T) {
