@@ -6,11 +6,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 
 	"github.com/casper-chronicle/chronicle/db"
-	"github.com/casper-chronicle/chronicle/db/fileio"
 	"github.com/casper-chronicle/chronicle/engine/find"
 	"github.com/casper-chronicle/chronicle/internal/pagedamage"
 
@@ -87,24 +85,6 @@ func TestOpenDamage(t *testing.T) {
 		})
 	}
 	require.Equal(t, raw, readFile(t, path), "the undamaged archive is untouched")
-}
-
-// TestOpenNotRegular: a directory or a FIFO at the archive path is a
-// DamageError of kind NotRegular (fileio.ErrNotRegular, not ErrDamaged),
-// returned at once: opening a FIFO would block.
-func TestOpenNotRegular(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	fifo := filepath.Join(dir, "a.fifo")
-	require.NoError(t, syscall.Mkfifo(fifo, 0o600))
-	for path, what := range map[string]string{dir: "a directory", fifo: "a FIFO"} {
-		for _, readOnly := range []bool{true, false} {
-			_, err := db.Open(path, db.Options{ReadOnly: readOnly})
-			requireDamage(t, err, path, db.NotRegular, fmt.Sprintf("archive %s is %s, not a regular file", path, what))
-			require.ErrorIs(t, err, fileio.ErrNotRegular)
-			require.NotErrorIs(t, err, db.ErrDamaged)
-		}
-	}
 }
 
 // TestReadDamage: a damaged page under a read is a DamageError, never a
