@@ -23,13 +23,38 @@ var (
 	ErrNoArchive = db.ErrNoArchive
 	// ErrUnknownDocument: no document has that name or hash prefix.
 	ErrUnknownDocument = db.ErrUnknownDoc
-	// ErrCorrupt: bytes read back do not match their digests; nothing was
-	// answered around the damage.
+	// ErrCorrupt: bytes read back do not match their digests, or a page
+	// could not be read; nothing was answered around the damage.
 	ErrCorrupt = db.ErrCorrupt
+	// ErrDamaged: the archive's file is damaged where a read could not get
+	// past it: a page that could not be read, header pages that do not
+	// check, a file cut short. The error is a *DamageError.
+	ErrDamaged = db.ErrDamaged
 	// ErrBadQuestion: a question or term string the grammar refuses (not
 	// valid UTF-8 text, too long, or a claim field with a TAB).
 	ErrBadQuestion = errors.New("bad question")
 )
+
+// DamageError is a damaged archive, or a path that holds no archive at
+// all, in one line naming the archive, what was wrong and the next step,
+// the line the chronicle command prints for it (errors.As finds it; its
+// Kind is one of package db's Damage values). Open and every method that
+// reads the archive return it where the CLI would say the archive is
+// damaged, instead of panicking: a damaged page can make bbolt panic or
+// fault, and each call runs under db.Guard, which turns that into this
+// error.
+type DamageError = db.DamageError
+
+// WatchStack starts the stack watch of the chronicle command in this
+// process: a damaged archive whose page tree loops sends a read into
+// endless recursion, which Go cannot stop or recover from; with the watch,
+// the process then ends with the archive's one line on stderr and exit 1,
+// without it, as the runtime ends any stack overflow (a fatal error and a
+// dump of every goroutine). Call it only in a program that owns its
+// process and runs no deep recursion or thousands of goroutines of its
+// own: it lowers the process's stack limit to 256 MiB and watches every
+// goroutine's stacks while a call of an Archive runs (db/stackwatch.go).
+func WatchStack() { db.WatchStack() }
 
 // Options tune Open; the zero value (or nil) opens for writing and creates
 // a missing archive.
@@ -62,7 +87,11 @@ func Open(path string, opts *Options) (*Archive, error) {
 	if opts == nil {
 		opts = &Options{}
 	}
-	a, err := db.Open(path, db.Options{ReadOnly: opts.ReadOnly, Timeout: opts.LockTimeout, WaitOption: "Options.LockTimeout"})
+	var a *db.Archive
+	err := db.Guard(path, func() (err error) {
+		a, err = db.Open(path, db.Options{ReadOnly: opts.ReadOnly, Timeout: opts.LockTimeout, WaitOption: "Options.LockTimeout"})
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -79,16 +108,24 @@ func Open(path string, opts *Options) (*Archive, error) {
 // Close closes the archive (which holds no lock between calls).
 func (a *Archive) Close() error { return a.db.Close() }
 
-// read runs fn under the shared lock, taken for fn alone.
-func (a *Archive) read(fn func() error) error { return a.db.Hold(true, fn) }
+// guard runs fn, which reads or writes the archive, under db.Guard, as
+// the CLI runs a command: a damaged page is a *DamageError, not a panic.
+func (a *Archive) guard(fn func() error) error { return db.Guard(a.db.Path(), fn) }
 
-// write runs fn under the exclusive lock, taken for fn alone.
+// read runs fn under the shared lock, taken for fn alone, guarded.
+func (a *Archive) read(fn func() error) error {
+	return a.guard(func() error { return a.db.Hold(true, fn) })
+}
+
+// write runs fn under the exclusive lock, taken for fn alone, guarded.
 func (a *Archive) write(fn func() error) error {
-	return a.db.Hold(false, func() error {
-		if a.writing != nil {
-			a.writing()
-		}
-		return fn()
+	return a.guard(func() error {
+		return a.db.Hold(false, func() error {
+			if a.writing != nil {
+				a.writing()
+			}
+			return fn()
+		})
 	})
 }
 
@@ -148,7 +185,11 @@ func (a *Archive) Ingest(name string, src []byte) (*Ingested, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := a.db.Ingest(src, at, name)
+	var res *db.IngestResult
+	err = a.guard(func() (err error) {
+		res, err = a.db.Ingest(src, at, name)
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("ingest %s: %w", name, err)
 	}
@@ -169,7 +210,11 @@ func (a *Archive) IngestFile(path string) (*Ingested, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ingest: %w", err)
 	}
-	res, err := a.db.IngestFile(a.db.Prepare(src, at), path)
+	var res *db.IngestResult
+	err = a.guard(func() (err error) {
+		res, err = a.db.IngestFile(a.db.Prepare(src, at), path)
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("ingest %s: %w", path, err)
 	}

@@ -18,6 +18,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/casper-chronicle/chronicle"
+	"github.com/casper-chronicle/chronicle/db"
+	"github.com/casper-chronicle/chronicle/internal/pagedamage"
 )
 
 func openTemp(t *testing.T) (*chronicle.Archive, string) {
@@ -572,4 +574,54 @@ func TestSparseIngestsDoNotPause(t *testing.T) {
 		fastest = min(fastest, time.Since(start))
 	}
 	require.Less(t, fastest, 60*time.Millisecond)
+}
+
+// TestDamagedArchiveIsAnError: on a damaged archive the Go API returns
+// the *DamageError the chronicle command prints (errors.As), naming the
+// archive; it does not panic, and the Archive stays usable.
+func TestDamagedArchiveIsAnError(t *testing.T) {
+	t.Parallel()
+	a, path := openTemp(t)
+	// Enough text that the chunks bucket has a page of its own.
+	words := []string{"Alice", "Bob", "repaid", "lent", "ledger", "market", "أحمد", "خالد"}
+	var b strings.Builder
+	for i := range 3000 {
+		fmt.Fprintf(&b, "line %d: %s %s %d\n", i, words[i%len(words)], words[i*i%7], i*7919%1000003)
+	}
+	_, err := a.Ingest("ledger.txt", []byte(b.String()))
+	require.NoError(t, err)
+	require.NoError(t, a.Close())
+
+	t.Run("a page that cannot be read", func(t *testing.T) {
+		damaged := pagedamage.ZeroRoot(t, path, "chunks")
+		d, err := chronicle.Open(damaged, &chronicle.Options{ReadOnly: true})
+		require.NoError(t, err, "the header pages and the meta bucket check")
+		defer d.Close()
+		for i := range 2 { // the Archive survives the damage it met
+			ans, err := d.FindIn("ledger.txt", "Alice")
+			require.Nil(t, ans, "call %d", i)
+			var damage *chronicle.DamageError
+			require.ErrorAs(t, err, &damage, "call %d", i)
+			require.Equal(t, db.PageUnreadable, damage.Kind)
+			require.Equal(t, fmt.Sprintf("archive %s is damaged: a page could not be read; `chronicle check` lists the problems it can find", damaged), err.Error())
+			require.ErrorIs(t, err, chronicle.ErrDamaged)
+			require.ErrorIs(t, err, chronicle.ErrCorrupt)
+		}
+		docs, err := d.Documents()
+		require.NoError(t, err, "a read that does not meet the page")
+		require.Len(t, docs, 1)
+	})
+
+	t.Run("a file too short for its header pages", func(t *testing.T) {
+		raw, err := os.ReadFile(path)
+		require.NoError(t, err)
+		short := filepath.Join(t.TempDir(), "short.db")
+		require.NoError(t, os.WriteFile(short, raw[:5000], 0o600))
+		d, err := chronicle.Open(short, nil)
+		require.Nil(t, d)
+		var damage *chronicle.DamageError
+		require.ErrorAs(t, err, &damage)
+		require.Equal(t, db.TooShort, damage.Kind)
+		require.Equal(t, fmt.Sprintf("archive %s: not a Chronicle archive, or a damaged one (the file is too short to hold its header pages); if it is an archive, restore it from a copy", short), err.Error())
+	})
 }

@@ -45,6 +45,14 @@
 // lock per call reopens the file, some tens of microseconds a call. An
 // Archive is safe for use by one goroutine at a time.
 //
+// A damaged archive is an error, never a panic: Open and every method
+// run under the guard the chronicle command runs its commands under
+// (db.Guard), and return a *DamageError (ErrDamaged) carrying the line
+// the command prints. One damage only a process can stop: a page tree
+// that loops sends a read into endless recursion; a program that owns
+// its process may call WatchStack to end it with that line, as the
+// chronicle command does.
+//
 // The packages under db, engine and index are the implementation; their
 // APIs may change between versions, this one is kept stable.
 package chronicle

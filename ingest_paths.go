@@ -53,17 +53,19 @@ func (a *Archive) IngestPaths(ctx context.Context, paths []string, each func(Pat
 	if err != nil {
 		return err
 	}
-	err = a.db.IngestPaths(ctx, db.WalkPaths(paths), db.IngestOptions{ImportedAt: at,
-		Outcome: func(o db.PathOutcome) error {
-			if each == nil {
-				return nil
-			}
-			p := PathIngested{Path: o.Path, Outcome: string(o.Kind), Reason: o.Reason, Err: o.Err}
-			if r := o.Result; r != nil {
-				p.Ingested = &Ingested{Document: document(r.Doc), Reused: r.Reused, Receipt: r.Receipt.Encode()}
-			}
-			return each(p)
-		}})
+	err = a.guard(func() error {
+		return a.db.IngestPaths(ctx, db.WalkPaths(paths), db.IngestOptions{ImportedAt: at,
+			Outcome: func(o db.PathOutcome) error {
+				if each == nil {
+					return nil
+				}
+				p := PathIngested{Path: o.Path, Outcome: string(o.Kind), Reason: o.Reason, Err: o.Err}
+				if r := o.Result; r != nil {
+					p.Ingested = &Ingested{Document: document(r.Doc), Reused: r.Reused, Receipt: r.Receipt.Encode()}
+				}
+				return each(p)
+			}})
+	})
 	if err != nil && !errors.Is(err, ErrInterrupted) { // that one says "ingest interrupted"
 		return fmt.Errorf("ingest: %w", err)
 	}

@@ -93,6 +93,9 @@ func Open(path string, opts Options) (*Archive, error) {
 	if timeout == 0 {
 		timeout = LockTimeout
 	}
+	if err := checkRegular(path); err != nil {
+		return nil, err
+	}
 	if opts.MustExist && !opts.ReadOnly {
 		if _, err := os.Stat(path); err != nil {
 			return nil, fmt.Errorf("archive %s: %w", path, ErrNoArchive)
@@ -237,8 +240,8 @@ func openBolt(path string, readOnly bool, timeout time.Duration, waitOption stri
 			waitOption = "--wait"
 		}
 		return nil, fmt.Errorf("archive %s: %w: %s holds it (waited %s; try again when it finishes, or wait longer with %s)", path, ErrLocked, holder, timeout, waitOption)
-	case errors.Is(err, bolt.ErrInvalid), errors.Is(err, bolt.ErrVersionMismatch), errors.Is(err, bolt.ErrChecksum):
-		return nil, fmt.Errorf("archive %s: %w: %v", path, ErrNotArchive, err)
+	case err != nil && openDamage(err) != 0:
+		return nil, &DamageError{Path: path, Kind: openDamage(err), Err: err}
 	case !readOnly && (errors.Is(err, syscall.EROFS) || errors.Is(err, os.ErrPermission)):
 		return nil, fmt.Errorf("archive %s cannot be written here (%w); reads work, answers without --keep among them", path, err)
 	case err != nil:
@@ -324,6 +327,9 @@ func (a *Archive) reacquire(readOnly bool) error {
 		// A handle opened read-only stays one: its writes fail as they
 		// did before it was released, rather than taking the writer's lock.
 		return fmt.Errorf("archive %s: %w", a.path, bolt.ErrDatabaseReadOnly)
+	}
+	if err := checkRegular(a.path); err != nil { // replaced while released
+		return err
 	}
 	b, err := openBolt(a.path, readOnly, timeout, a.opts.WaitOption)
 	if err != nil {

@@ -532,11 +532,7 @@ func (v *SetVerifier) checkStored(docs []*Document) error {
 // bbolt page becomes an error naming the document.
 func (a *Archive) rebuildGuarded(d *Document) (err error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("document %s (%s): %w: reading it failed: %v", d.Label(), d.SHA256, ErrCorrupt, r)
-		}
-	}()
+	defer a.recoverPage(func() string { return fmt.Sprintf("document %s (%s)", d.Label(), d.SHA256) }, &err)
 	_, _, err = a.Rebuild(d)
 	return err
 }

@@ -44,4 +44,24 @@
 // against their SHA-256, single chunks against the chunk digests of the
 // line index, evidence spans against their span digests) and returns
 // ErrCorrupt naming the document.
+//
+// bbolt checksums no page, and says what is wrong with a file in its own
+// words or by panicking. db turns both into one typed error, DamageError,
+// whose Kind front-ends branch on (errors.As) and whose text is the one
+// line the user sees: Open classifies bbolt's refusals (header pages that
+// do not check, a file too short for them) and what it finds itself (a
+// file cut inside its pages, one damaged header page, a path that is no
+// regular file); the reads that run on db's own goroutines (find, entity,
+// the verification of set receipts, the kept receipts) recover a damaged
+// page's panic into it; and Guard runs a front-end's call (a CLI or REPL
+// command, an MCP tool call, a method of the Go API) so that a panic or
+// fault anywhere else in it ends the same way. The errors.Is sentinels
+// stay: a DamageError is also ErrDamaged and ErrCorrupt, or ErrNotArchive
+// for a file whose header pages do not make it an archive.
+//
+// A page tree that loops is the one damage no recover reaches: the search
+// recurses until the runtime ends the process. WatchStack, started by the
+// programs that own their process (the chronicle command, chronicle-mcp),
+// ends it first, with the archive's line and exit 1 (stackwatch.go says
+// why a library does not start it).
 package db

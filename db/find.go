@@ -260,11 +260,7 @@ type lineScorer struct {
 func (a *Archive) scoreDoc(c index.Bound, q *find.Query, sc *lineScorer) (sd scoredDoc, err error) {
 	seq := c.Seq
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("document #%d: %w: reading it failed: %v", seq, ErrCorrupt, r)
-		}
-	}()
+	defer a.recoverPage(func() string { return fmt.Sprintf("document #%d", seq) }, &err)
 	sd.seq = seq
 	err = a.bolt.View(func(tx *bolt.Tx) error {
 		if tx.Bucket(bucketSeqs).Get(seqKey(seq)) == nil {
@@ -368,11 +364,7 @@ func (a *Archive) listLines(sd scoredDoc, q *find.Query) (h FindHit, err error) 
 		return *sd.hit, nil
 	}
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("document #%d: %w: reading it failed: %v", sd.seq, ErrCorrupt, r)
-		}
-	}()
+	defer a.recoverPage(func() string { return fmt.Sprintf("document #%d", sd.seq) }, &err)
 	err = a.bolt.View(func(tx *bolt.Tx) error {
 		d := sd.doc // read already when its lines were found in its source
 		if d == nil {

@@ -298,8 +298,8 @@ type EntityHit struct {
 // step each), then one goroutine per core decodes the documents and
 // re-derives the events in batches (the costly part); the answer and the
 // error are those of a lookup that checks the entries one by one in order
-// and stops at the first failure. A panic (a damaged page faults into one)
-// is raised again in the caller's goroutine.
+// and stops at the first failure. A panic of a worker (a damaged page
+// faults into one) is returned as the DamageError of the archive.
 func (a *Archive) Entity(name string) ([]EntityHit, error) {
 	var out []EntityHit
 	err := a.bolt.View(func(tx *bolt.Tx) error {
@@ -330,8 +330,8 @@ func (a *Archive) Entity(name string) ([]EntityHit, error) {
 		}
 		l.read(tx, spans)
 		a.parallel((l.failAt+entityBatch-1)/entityBatch, l.work)
-		if l.panicked {
-			panic(l.panicVal) // from a worker: raised where the caller recovers
+		if l.panicked { // a worker's: the one line a guarded call gives
+			return unreadable(a.path, "", l.panicVal)
 		}
 		if l.failAt > 0 {
 			out = l.out[:l.failAt]
@@ -434,8 +434,8 @@ func (l *entityLookup) crash(i int, r any) {
 
 // work re-derives the batches next hands out (batch b is entries
 // b·entityBatch on). The spans and records are memory-mapped: a damaged
-// page must fault into a panic (recorded by derive and raised again by
-// Entity), not crash the process.
+// page must fault into a panic (recorded by derive and returned by Entity
+// as the archive's DamageError), not crash the process.
 func (l *entityLookup) work(next func() int) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	for b := next(); b >= 0; b = next() {

@@ -90,14 +90,14 @@ func walkDir(dir string, out []PathEntry) []PathEntry {
 		case t&fs.ModeSymlink != 0:
 			out = append(out, PathEntry{Path: path, Outcome: OutcomeSkipped, Reason: ReasonSymlink})
 		default:
-			out = append(out, PathEntry{Path: path, Outcome: OutcomeSkipped, Reason: NotRegular(t)})
+			out = append(out, PathEntry{Path: path, Outcome: OutcomeSkipped, Reason: NotRegularReason(t)})
 		}
 	}
 	return out
 }
 
-// NotRegular is the reason for a path that is not a regular file: "a FIFO,
+// NotRegularReason is the reason for a path that is not a regular file: "a FIFO,
 // not a regular file".
-func NotRegular(m fs.FileMode) string {
+func NotRegularReason(m fs.FileMode) string {
 	return fileio.Kind(m) + ", not a regular file"
 }

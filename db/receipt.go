@@ -289,11 +289,7 @@ func (a *Archive) keptReceipts(doc *Digest) ([]keptReceipt, error) {
 	var all []keptReceipt
 	err := a.bolt.View(func(tx *bolt.Tx) (err error) {
 		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-		defer func() {
-			if r := recover(); r != nil {
-				err = a.receiptDamage(nil, fmt.Sprintf("reading them failed (%v)", r))
-			}
-		}()
+		defer a.recoverPage(func() string { return "the kept receipts" }, &err)
 		b := tx.Bucket(bucketReceipts)
 		n := b.Sequence()
 		seen := map[uint64]bool{}

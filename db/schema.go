@@ -169,8 +169,8 @@ func checkFileSize(path string, tx *bolt.Tx) error {
 		return fmt.Errorf("archive %s: %w", path, err)
 	}
 	if st.Size() < tx.Size() {
-		return fmt.Errorf("archive %s: %w: the file is truncated (%d bytes, its pages need %d); restore it from a copy",
-			path, ErrCorrupt, st.Size(), tx.Size())
+		return &DamageError{Path: path, Kind: Truncated,
+			Detail: fmt.Sprintf("the file is truncated (%d bytes, its pages need %d)", st.Size(), tx.Size())}
 	}
 	return checkMetaPages(path, tx.DB().Info().PageSize)
 }
@@ -197,7 +197,8 @@ func checkMetaPages(path string, pageSize int) error {
 		h := fnv.New64a()
 		h.Write(m[:56])
 		if binary.LittleEndian.Uint32(m) != 0xED0CDAED || binary.LittleEndian.Uint64(m[56:]) != h.Sum64() {
-			return fmt.Errorf("archive %s: %w: header page %d is damaged, so the file may show an earlier state; restore it from a copy", path, ErrCorrupt, i)
+			return &DamageError{Path: path, Kind: HeaderDamaged,
+				Detail: fmt.Sprintf("header page %d is damaged, so the file may show an earlier state", i)}
 		}
 	}
 	return nil

@@ -121,14 +121,14 @@ func (a *Archive) checkGroupPages(tx *bolt.Tx, b *termBatch, group uint64) error
 	defer f.Close()
 	w, _, err := newPageWalker(f, tx)
 	if err != nil {
-		return &errDamagedArchive{path: a.path, detail: err.Error()}
+		return refusedWrite(a.path, err.Error())
 	}
 	// A bucket still inline lives in the root bucket's page, which the
 	// guard checks.
 	if grams := tx.Bucket([]byte("grams")); !b.checked[group] && grams != nil && grams.Root() != 0 {
 		lo, hi := unitRange(group)
 		if err := w.span(uint64(grams.Root()), lo, hi); err != nil {
-			return &errDamagedArchive{path: a.path, detail: fmt.Sprintf("bucket grams: %v", err)}
+			return refusedWrite(a.path, fmt.Sprintf("bucket grams: %v", err))
 		}
 	}
 	// The fold also rewrites its super-group's summary (index/supers.go):
@@ -137,7 +137,7 @@ func (a *Archive) checkGroupPages(tx *bolt.Tx, b *termBatch, group uint64) error
 	if sums := tx.Bucket([]byte("gramgroups")); !b.checkedSupers[super] && sums != nil && sums.Root() != 0 {
 		lo, _ := unitRange(super)
 		if err := w.span(uint64(sums.Root()), lo, nil); err != nil {
-			return &errDamagedArchive{path: a.path, detail: fmt.Sprintf("bucket gramgroups: %v", err)}
+			return refusedWrite(a.path, fmt.Sprintf("bucket gramgroups: %v", err))
 		}
 	}
 	if b.checked == nil {

@@ -28,19 +28,17 @@ import (
 
 // ErrWriteRefused: a write found pages it would rewrite damaged and
 // changed nothing. A batch (ingest, import) stops at it: every later write
-// would be refused too. It is also ErrCorrupt.
+// would be refused too. It comes inside a *DamageError (PageUnreadable),
+// so it is also ErrDamaged and ErrCorrupt.
 var ErrWriteRefused = errors.New("write refused: the archive is damaged")
 
-// errDamagedArchive is the one line of a write refused on a damaged
-// archive, word for word what a read gets (repl's panicError); detail,
-// what the guard found, is for tests and debugging (check reports it).
-type errDamagedArchive struct{ path, detail string }
-
-func (e *errDamagedArchive) Error() string {
-	return fmt.Sprintf("archive %s is damaged: a page could not be read; `chronicle check` lists the problems it can find", e.path)
+// refusedWrite is a write refused on a damaged archive: the one line a
+// read of a damaged page gives (PageUnreadable), wrapping ErrWriteRefused;
+// found, what the guard found, is for tests and debugging (check reports
+// it).
+func refusedWrite(path, found string) *DamageError {
+	return &DamageError{Path: path, Kind: PageUnreadable, Err: ErrWriteRefused, found: found}
 }
-
-func (e *errDamagedArchive) Unwrap() []error { return []error{ErrWriteRefused, ErrCorrupt} }
 
 // update is bbolt's Update with the write guard: fn's changes commit only
 // if the pages they rewrite check.
@@ -80,7 +78,7 @@ func (a *Archive) updateWhole(fn func(tx *bolt.Tx) error) error {
 // the freelist, which must lie inside the file and name none of the pages
 // checked.
 func (a *Archive) guardWrite(tx *bolt.Tx, whole bool) error {
-	refuse := func(detail string) error { return &errDamagedArchive{path: a.path, detail: detail} }
+	refuse := func(found string) error { return refusedWrite(a.path, found) }
 	if err := checkMetaPages(a.path, tx.DB().Info().PageSize); err != nil {
 		return refuse(err.Error())
 	}

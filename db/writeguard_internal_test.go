@@ -40,9 +40,9 @@ var errRollback = errors.New("rolled back")
 // RefusalDetail is what the write guard found, for db_test: "" when err is
 // not its refusal.
 func RefusalDetail(err error) string {
-	var d *errDamagedArchive
+	var d *DamageError
 	if errors.As(err, &d) {
-		return d.detail
+		return d.found
 	}
 	return ""
 }

@@ -6,6 +6,9 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/casper-chronicle/chronicle/db"
+	"github.com/casper-chronicle/chronicle/index"
 )
 
 // completer is the REPL's Tab completion: command names, flags, document
@@ -212,13 +215,12 @@ const maxDocCandidates = 200
 // maxDocCandidates), and hash prefixes (12 hex digits, or the whole hash
 // once 12 are typed) when cur is hexadecimal.
 func (c *completer) docCandidates(dbFlag, cur string) []candidate {
-	a, err := c.s.openArchive(dbFlag)
-	if err != nil {
-		return nil
-	}
-	defer a.Close()
-	names, digests, err := a.CompleteDocs(cur, maxDocCandidates)
-	if err != nil {
+	var names []string
+	var digests []db.Digest
+	if c.s.readArchive(dbFlag, func(a *db.Archive) (err error) {
+		names, digests, err = a.CompleteDocs(cur, maxDocCandidates)
+		return err
+	}) != nil {
 		return nil
 	}
 	for _, d := range digests {
@@ -234,13 +236,11 @@ func (c *completer) docCandidates(dbFlag, cur string) []candidate {
 
 // entityCandidates: entity names of the archive starting with cur.
 func (c *completer) entityCandidates(dbFlag, cur string) []candidate {
-	a, err := c.s.openArchive(dbFlag)
-	if err != nil {
-		return nil
-	}
-	defer a.Close()
-	names, err := a.EntityNames(cur)
-	if err != nil {
+	var names []index.NameCount
+	if c.s.readArchive(dbFlag, func(a *db.Archive) (err error) {
+		names, err = a.EntityNames(cur)
+		return err
+	}) != nil {
 		return nil
 	}
 	out := make([]candidate, len(names))

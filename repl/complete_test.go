@@ -2,11 +2,15 @@ package repl
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/casper-chronicle/chronicle/db"
+	"github.com/casper-chronicle/chronicle/internal/pagedamage"
 
 	"github.com/stretchr/testify/require"
 )
@@ -119,4 +123,31 @@ func TestPagerDecision(t *testing.T) {
 	page([]byte("a\nb\nc\n"), filepath.Join(dir, "missing-pager"), &out, &errOut, 80, 3)
 	require.Equal(t, "a\nb\nc\n", out.String(), "a pager that does not run: printed directly")
 	require.Contains(t, errOut.String(), "did not run")
+}
+
+// TestSessionReadsDamage: the prompt, the guide and Tab completion read
+// the archive between commands, under db.Guard as commands do: on a
+// damaged page they say "unreadable" or offer nothing, and the session
+// goes on (the page's panic would end it).
+func TestSessionReadsDamage(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "a.db")
+	a, err := db.Open(path, db.Options{})
+	require.NoError(t, err)
+	for i := range 60 { // enough that the names and docs buckets have pages of their own
+		_, err := a.Ingest([]byte(fmt.Sprintf("Document %d: Alice paid Bob %d SAR.\n", i, i)), 1700000000, fmt.Sprintf("doc-%02d.txt", i))
+		require.NoError(t, err)
+	}
+	require.NoError(t, a.Close())
+
+	names := newSession(&Env{DBPath: pagedamage.ZeroRoot(t, path, "names"), Stdout: io.Discard, Stderr: io.Discard})
+	got, _ := complete(&completer{s: names}, "show doc-0")
+	require.Empty(t, got)
+	docs := newSession(&Env{DBPath: pagedamage.ZeroRoot(t, path, "docs"), Stdout: io.Discard, Stderr: io.Discard})
+	require.Equal(t, "unreadable", docs.archiveInfo().status)
+	require.Equal(t, 60, docs.promptInfo().count, "the totals are not on the damaged page")
+
+	whole := newSession(&Env{DBPath: path, Stdout: io.Discard, Stderr: io.Discard})
+	got, _ = complete(&completer{s: whole}, "show doc-0")
+	require.Len(t, got, 10, "the undamaged archive completes")
 }

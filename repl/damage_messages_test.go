@@ -19,10 +19,12 @@ func readFile(t *testing.T, path string) []byte {
 	return data
 }
 
-// TestDamageMessages: a panic while reading a damaged archive, and errors
-// that carry a recovered panic or bbolt's own words, become one clean
-// line: the archive, what was wrong, the next step; never Go runtime or
-// bbolt text.
+// TestDamageMessages: a panic while reading a damaged archive, and the
+// damage db reports (a worker's recovered panic, bbolt's refusal of the
+// header pages), are one clean line: the archive, what was wrong, the
+// next step; never Go runtime or bbolt text. db makes the line
+// (db.DamageError, db.Guard); the CLI maps its kind to the exit code and
+// the JSON kind, and gives check its own next step.
 func TestDamageMessages(t *testing.T) {
 	t.Parallel()
 	const path = "/data/evidence.db"
@@ -53,42 +55,44 @@ func TestDamageMessages(t *testing.T) {
 		{"show", "assertion failed: Page expected to be: 35, but self identifies as 0", "archive /data/evidence.db is damaged: a page could not be read; `chronicle check` lists the problems it can find"},
 		{"check", nilDeref, "archive /data/evidence.db is damaged: a page could not be read; its page structure is broken; restore it from a copy"},
 	} {
-		err := panicError(path, tc.cmd, tc.r)
+		err := checkDamage(tc.cmd, db.Guard(path, func() error { panic(tc.r) }))
 		require.Equal(t, tc.want, err.Error())
 		clean(t, err.Error())
-		require.Equal(t, err, cleanError(path, err), "a clean error stays as it is")
+		code, kind := classify(err)
+		require.Equal(t, ExitFailure, code)
+		require.Equal(t, kindDamaged, kind)
 	}
 
 	for _, tc := range []struct {
 		name string
-		err  error
+		err  *db.DamageError
+		kind string
 		want string
 	}{
-		{"a worker's recovered panic", fmt.Errorf("document #2: %w: reading it failed: %v", db.ErrCorrupt, "assertion failed: Page expected to be: 56, but self identifies as 0"),
+		{"a worker's recovered panic", &db.DamageError{Path: path, Kind: db.PageUnreadable, Where: "document #2",
+			Err: errors.New("assertion failed: Page expected to be: 56, but self identifies as 0")}, kindDamaged,
 			"archive /data/evidence.db: document #2: archive corruption: a page could not be read; `chronicle check` lists the problems it can find"},
-		{"bbolt: too small", fmt.Errorf("archive %s: %w", path, errors.New("file size too small 4123")),
+		{"bbolt: too small", &db.DamageError{Path: path, Kind: db.TooShort, Err: errors.New("file size too small 4123")}, kindNotArchive,
 			"archive /data/evidence.db: not a Chronicle archive, or a damaged one (the file is too short to hold its header pages); if it is an archive, restore it from a copy"},
-		{"bbolt: invalid, as %v", fmt.Errorf("archive %s: %w: %v", path, db.ErrNotArchive, bolterr.ErrInvalid),
+		{"bbolt: invalid", &db.DamageError{Path: path, Kind: db.HeaderInvalid, Err: bolterr.ErrInvalid}, kindNotArchive,
 			"archive /data/evidence.db: not a Chronicle archive, or a damaged one (its header pages do not check); if it is an archive, restore it from a copy"},
-		{"bbolt: checksum, wrapped", fmt.Errorf("archive %s: %w", path, bolterr.ErrChecksum),
+		{"bbolt: checksum", &db.DamageError{Path: path, Kind: db.HeaderInvalid, Err: bolterr.ErrChecksum}, kindNotArchive,
 			"archive /data/evidence.db: not a Chronicle archive, or a damaged one (its header pages do not check); if it is an archive, restore it from a copy"},
-		{"runtime text", fmt.Errorf("entity: %v", "runtime error: index out of range [3] with length 2"),
-			"archive /data/evidence.db: a command failed unexpectedly; `chronicle check` lists the problems it can find"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := cleanError(path, tc.err)
-			require.Equal(t, tc.want, got.Error())
-			clean(t, got.Error())
-			require.ErrorIs(t, got, tc.err, "the cause stays reachable")
+			err := checkDamage("docs", fmt.Errorf("docs: %w", tc.err))
+			require.Equal(t, "docs: "+tc.want, err.Error())
+			clean(t, err.Error())
+			require.ErrorIs(t, err, tc.err.Err, "the cause stays reachable")
+			code, kind := classify(err)
+			require.Equal(t, ExitFailure, code)
+			require.Equal(t, tc.kind, kind)
 		})
 	}
 
-	// Chronicle's own errors pass unchanged.
-	for _, err := range []error{
-		fmt.Errorf("archive %s: %w: its record does not match its digest", path, db.ErrCorrupt),
-		errors.New(`"x": no such document`),
-		nil,
-	} {
-		require.Equal(t, err, cleanError(path, err))
-	}
+	// Chronicle's own damage errors keep their words and kind.
+	own := fmt.Errorf("archive %s: %w: its record does not match its digest", path, db.ErrCorrupt)
+	require.Equal(t, own, checkDamage("check", own))
+	_, kind := classify(own)
+	require.Equal(t, kindDamaged, kind)
 }

@@ -31,4 +31,10 @@
 //
 // The archive is opened per command, read-only when the command only reads,
 // so a long interactive session never holds the write lock while idle.
+//
+// Every command runs under db.Guard (runGuarded): a damaged archive is
+// the one line of the db.DamageError it ends in, whatever met the damage,
+// and its kind gives the exit code and the JSON error kind (classify); no
+// error text is read. Main starts db's stack watch, so a page tree that
+// loops ends the process with that line and exit 1, not a stack dump.
 package repl

@@ -7,19 +7,15 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"regexp"
-	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/casper-chronicle/chronicle/db"
 	"github.com/casper-chronicle/chronicle/db/fileio"
 
 	"github.com/chzyer/readline"
-	bolterr "go.etcd.io/bbolt/errors"
 )
 
 // Exit codes (repl/GUIDE.md, "Exit codes"). No archive and busy
@@ -303,30 +299,24 @@ func (c *command) exec(env *Env, args []string) error {
 	return runGuarded(x)
 }
 
-// runGuarded runs the command and turns a panic into an error. bbolt does
-// not checksum its pages: a damaged page can make it index out of range
-// instead of returning an error, and the user must get one line naming the
-// archive, not a stack trace (and a REPL session must survive it). The
-// panic's own text (Go runtime or bbolt internals) is never shown, and
-// neither is such text inside an error (cleanError). The files named by
-// --receipt and --out are checked before the command runs: anything but a
-// regular file there fails at once, before any work is done.
-func runGuarded(x *ctx) (err error) {
+// runGuarded runs the command under db.Guard: a panic or fault on a
+// damaged page and the damage db finds end as one *db.DamageError naming
+// the archive, whose line is printed as it is: the user gets one line, not
+// a stack trace, and a REPL session survives it. (A runaway search through
+// a looping page tree cannot be survived: the stack watch Main started
+// ends the process with the same kind of line.)
+// The files named by --receipt and --out are checked before the command
+// runs: anything but a regular file there fails at once, before any work
+// is done.
+func runGuarded(x *ctx) error {
 	path := x.env.archivePath(x.p.value("db"))
-	defer watching(path)()
-	// The archive is memory-mapped: a damaged page can point bbolt outside
-	// the mapping, which must become a panic (recovered below), not a crash.
-	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	defer func() {
-		if r := recover(); r != nil {
-			err = panicError(path, x.cmd.name, r)
+	err := db.Guard(path, func() error {
+		if err := checkOutputFiles(x); err != nil {
+			return err
 		}
-		err = archiveObject(path, cleanError(path, err))
-	}()
-	if err := checkOutputFiles(x); err != nil {
-		return err
-	}
-	return x.cmd.run(x)
+		return x.cmd.run(x)
+	})
+	return archiveObject(path, checkDamage(x.cmd.name, err))
 }
 
 // checkOutputFiles refuses a --receipt FILE or --out ROWS that exists and
@@ -343,79 +333,14 @@ func checkOutputFiles(x *ctx) error {
 	return nil
 }
 
-// damagedError is an error whose message replaces its cause's: the cause
-// stays reachable for errors.Is. kind, when set, is its JSON error kind
-// (a file that is no archive at all is not a damaged one); else "damaged".
-type damagedError struct {
-	msg   string
-	cause error
-	kind  string
-}
-
-func (e *damagedError) Error() string { return e.msg }
-func (e *damagedError) Unwrap() error { return e.cause }
-
-// panicError is the one line for a panic while command name ran on the
-// archive at path: what is wrong and the next step, never the panic text.
-func panicError(path, name string, r any) error {
-	hint := "`chronicle check` lists the problems it can find"
-	if name == "check" {
-		hint = "its page structure is broken; restore it from a copy"
-	}
-	var cause error
-	if e, ok := r.(error); ok {
-		cause = e
-	}
-	return &damagedError{msg: fmt.Sprintf("archive %s is damaged: a page could not be read; %s", path, hint), cause: cause}
-}
-
-// Internals of bbolt and the Go runtime that must not reach a message.
-var (
-	// "reading it failed: <panic text>" ends the errors of the db workers
-	// that recover a panic from a damaged page.
-	// Compiled on first use: a regexp compiled at start-up costs every
-	// command a few microseconds, and these serve only error messages.
-	recoveredPanic = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`reading it failed: .*$`) })
-	// bbolt's own refusal of a file too short to hold its meta pages.
-	tooSmall = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`file size too small \d+`) })
-	// bbolt's sentinel texts for a file whose meta pages do not check.
-	metaTexts = []string{bolterr.ErrInvalid.Error(), bolterr.ErrVersionMismatch.Error(), bolterr.ErrChecksum.Error(), bolterr.ErrInvalidMapping.Error()}
-)
-
-const checkHint = "`chronicle check` lists the problems it can find"
-
-// cleanError rewrites an error that carries bbolt or Go runtime text into
-// one clear line: the archive, what was wrong and the next step.
-func cleanError(path string, err error) error {
-	if err == nil {
-		return nil
-	}
-	var d *damagedError
-	if errors.As(err, &d) {
-		return err
-	}
-	msg := err.Error()
-	var notRegular *fileio.NotRegularError
-	switch {
-	case strings.Contains(msg, "archive "+path) && errors.As(fileio.CheckTarget(path), &notRegular):
-		// bbolt's own words for a FIFO or a directory are no help
-		return withObject(&damagedError{fmt.Sprintf("archive %v", notRegular), err, kindNotRegular}, "file", path)
-	case errors.Is(err, db.ErrCorrupt) && recoveredPanic().MatchString(msg):
-		msg = recoveredPanic().ReplaceAllString(msg, "a page could not be read")
-		if !strings.Contains(msg, path) {
-			msg = fmt.Sprintf("archive %s: %s", path, msg)
-		}
-		if !strings.Contains(msg, "chronicle check") {
-			msg += "; " + checkHint
-		}
-		return &damagedError{msg: msg, cause: err}
-	case tooSmall().MatchString(msg):
-		return &damagedError{fmt.Sprintf("archive %s: not a Chronicle archive, or a damaged one (the file is too short to hold its header pages); if it is an archive, restore it from a copy", path), err, kindNotArchive}
-	case errors.Is(err, bolterr.ErrInvalid), errors.Is(err, bolterr.ErrVersionMismatch), errors.Is(err, bolterr.ErrChecksum), errors.Is(err, bolterr.ErrInvalidMapping),
-		errors.Is(err, db.ErrNotArchive) && slices.ContainsFunc(metaTexts, func(t string) bool { return strings.HasSuffix(msg, ": "+t) }):
-		return &damagedError{fmt.Sprintf("archive %s: not a Chronicle archive, or a damaged one (its header pages do not check); if it is an archive, restore it from a copy", path), err, kindNotArchive}
-	case strings.Contains(msg, "runtime error: "):
-		return &damagedError{msg: fmt.Sprintf("archive %s: a command failed unexpectedly; %s", path, checkHint), cause: err}
+// checkDamage gives a page that could not be read while check ran the
+// next step check cannot give: check walks every page, so the page it
+// could not read is its page structure, which nothing but a copy mends.
+func checkDamage(name string, err error) error {
+	if d, ok := err.(*db.DamageError); ok && name == "check" && d.Kind == db.PageUnreadable && d.Where == "" {
+		c := *d
+		c.Next = "its page structure is broken; restore it from a copy"
+		return &c
 	}
 	return err
 }
@@ -460,7 +385,7 @@ func archiveObject(path string, err error) error {
 		return withObject(err, "archive", path)
 	case kindNotRegular:
 		// the archive itself, not a --receipt or --out file
-		var d *damagedError
+		var d *db.DamageError
 		if errors.As(err, &d) {
 			return withObject(err, "archive", path)
 		}

@@ -192,13 +192,11 @@ func (s *session) archiveInfo() archiveState {
 // prompt reads no document record at any size.
 func (s *session) promptInfo() archiveState {
 	st := archiveState{path: s.env.archivePath("")}
-	a, err := s.openArchive("")
-	if err == nil {
-		var t db.Totals
-		t, err = a.Totals()
-		a.Close()
+	err := s.readArchive("", func(a *db.Archive) error {
+		t, err := a.Totals()
 		st.count = int(t.Documents)
-	}
+		return err
+	})
 	switch {
 	case err == nil, errors.Is(err, db.ErrNoArchive):
 	case errors.Is(err, db.ErrLocked):
@@ -214,14 +212,28 @@ func (s *session) openArchive(dbFlag string) (*db.Archive, error) {
 	return db.Open(s.env.archivePath(dbFlag), db.Options{ReadOnly: true, Timeout: 200 * time.Millisecond})
 }
 
+// readArchive runs fn on the archive (dbFlag, else the session's) opened
+// read-only, under db.Guard as a command runs: the prompt, the guide and
+// Tab completion read it between commands, and a damaged page there must
+// make them say "unreadable" or offer nothing, not end the session.
+func (s *session) readArchive(dbFlag string, fn func(a *db.Archive) error) error {
+	return db.Guard(s.env.archivePath(dbFlag), func() error {
+		a, err := s.openArchive(dbFlag)
+		if err != nil {
+			return err
+		}
+		defer a.Close()
+		return fn(a)
+	})
+}
+
 // documents lists the documents of the archive.
-func (s *session) documents(dbFlag string) ([]*db.Document, error) {
-	a, err := s.openArchive(dbFlag)
-	if err != nil {
-		return nil, err
-	}
-	defer a.Close()
-	return a.Docs()
+func (s *session) documents(dbFlag string) (docs []*db.Document, err error) {
+	err = s.readArchive(dbFlag, func(a *db.Archive) error {
+		docs, err = a.Docs()
+		return err
+	})
+	return docs, err
 }
 
 // prompt is `NAME (N docs)> `, plus the mode when it is not auto.

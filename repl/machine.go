@@ -110,7 +110,7 @@ func withObject(err error, key, value string) error {
 func classify(err error) (int, string) {
 	var status *statusError
 	var usage *usageError
-	var damaged *damagedError
+	var damaged *db.DamageError
 	switch {
 	case errors.As(err, &status):
 		return status.code, status.kind
@@ -122,9 +122,9 @@ func classify(err error) (int, string) {
 		return ExitNoArchive, kindNoArchive
 	case errors.Is(err, db.ErrLocked):
 		return ExitBusy, kindBusy
-	case errors.As(err, &damaged) && damaged.kind != "":
-		return ExitFailure, damaged.kind
-	case errors.As(err, &damaged), errors.Is(err, db.ErrCorrupt):
+	case errors.As(err, &damaged):
+		return ExitFailure, damageKind(damaged.Kind)
+	case errors.Is(err, db.ErrCorrupt):
 		return ExitFailure, kindDamaged
 	}
 	for _, k := range []struct {
@@ -142,6 +142,19 @@ func classify(err error) (int, string) {
 		}
 	}
 	return ExitFailure, kindFailure
+}
+
+// damageKind is the kind of a damaged archive: a path that is no regular
+// file and a file whose header pages do not make it an archive are not
+// (necessarily) damage; everything else is.
+func damageKind(k db.Damage) string {
+	switch k {
+	case db.NotRegular:
+		return kindNotRegular
+	case db.TooShort, db.HeaderInvalid:
+		return kindNotArchive
+	}
+	return kindDamaged
 }
 
 // objects collects the objects an error names: every objectError on its

@@ -81,7 +81,7 @@ func fileRule(err error) string {
 	case errors.Is(err, fileio.ErrTooLarge):
 		return tooLargeRule
 	case errors.As(err, &nr):
-		return db.NotRegular(nr.Mode)
+		return db.NotRegularReason(nr.Mode)
 	case errors.As(err, &pe) && (pe.Op == "stat" || pe.Op == "lstat"):
 		return pe.Err.Error() // "no such file or directory"
 	case errors.As(err, &pe):

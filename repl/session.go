@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/casper-chronicle/chronicle/db"
 )
 
 // Main is the whole `chronicle` program: a command line runs one command
@@ -18,7 +20,7 @@ import (
 //	chronicle [--db PATH] [--json|--text] [--bail] [--no-init]   (REPL or script on stdin)
 //	chronicle [--db PATH] [--json|--text] [--bail] (-c 'LINE' | -f FILE)...
 func Main(args []string) int {
-	startStackWatch()
+	db.WatchStack() // the CLI owns its process (db/stackwatch.go)
 	env := NewEnv()
 	if len(args) > 0 && args[0] == completeCommand { // the shell completion scripts' (completion.go)
 		return runComplete(env, args[1:])

@@ -12,7 +12,13 @@ import (
 	"github.com/casper-chronicle/chronicle/repl/mcpserver"
 )
 
-func main() { os.Exit(run(os.Args[1:], os.Stderr)) }
+func main() {
+	// The server owns its process: a looping page tree ends it with the
+	// archive's one line on stderr, not the runtime's stack dump
+	// (db/stackwatch.go).
+	db.WatchStack()
+	os.Exit(run(os.Args[1:], os.Stderr))
+}
 
 func run(args []string, stderr io.Writer) int {
 	fs := flag.NewFlagSet("chronicle-mcp", flag.ContinueOnError)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/binary"
 	"fmt"
 	"os"
 	"os/exec"
@@ -9,14 +8,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/casper-chronicle/chronicle/internal/pagedamage"
+
 	"github.com/stretchr/testify/require"
-	bolt "go.etcd.io/bbolt"
 )
 
 // TestPageLoopIsOneLine: a branch page whose first child is itself sends
 // every search through that bucket into endless recursion, which the Go
 // runtime ends with hundreds of lines and exit 2. The stack watch
-// (repl/stackwatch.go) must turn it into the one line of any damage,
+// (db/stackwatch.go) must turn it into the one line of any damage,
 // naming the archive and check, with exit 1, quickly; check reports it.
 func TestPageLoopIsOneLine(t *testing.T) {
 	t.Parallel()
@@ -33,25 +33,8 @@ func TestPageLoopIsOneLine(t *testing.T) {
 
 	// The root of the chunks bucket is a branch page (60 documents of
 	// 160 KB): every child of it becomes itself.
-	b, err := bolt.Open(w.db, 0o600, &bolt.Options{ReadOnly: true})
-	require.NoError(t, err)
-	var root uint64
-	require.NoError(t, b.View(func(tx *bolt.Tx) error {
-		root = uint64(tx.Bucket([]byte("chunks")).Root())
-		return nil
-	}))
-	pageSize := int64(b.Info().PageSize)
-	require.NoError(t, b.Close())
-	raw, err := os.ReadFile(w.db)
-	require.NoError(t, err)
-	p := raw[int64(root)*pageSize:]
-	require.Equal(t, uint16(0x01), binary.LittleEndian.Uint16(p[8:]), "the chunks bucket's root is a branch page")
-	n := int(binary.LittleEndian.Uint16(p[10:]))
-	require.GreaterOrEqual(t, n, 2)
-	for i := range n { // branch elements: pos u32, ksize u32, child u64
-		binary.LittleEndian.PutUint64(p[16+16*i+8:], root)
-	}
-	require.NoError(t, os.WriteFile(w.db, raw, 0o600))
+	damaged, root := pagedamage.LoopRoot(t, w.db, "chunks")
+	require.NoError(t, os.Rename(damaged, w.db))
 
 	// show reads chunks by key: a search through the looping root.
 	cmd := exec.Command(chronicleBin, "--db", w.db, "show", "docs/d00.txt", "1")

@@ -10,7 +10,10 @@
 // query, settle, entity, verify. Their canonical results are returned byte
 // for byte (the `canonical` field is the line `chronicle CMD --json`
 // prints) together with a decoded copy and the answer's receipt. Errors are
-// tool errors carrying the CLI's one-line message (`chronicle query: …`).
+// tool errors carrying the CLI's one-line message (`chronicle query: …`);
+// each call runs under db.Guard as a CLI command does, so a damaged page
+// is the CLI's line too, and the chronicle-mcp binary starts db's stack
+// watch as the chronicle command does.
 // Every status, verdict, rule, outcome and reason a description names is
 // taken from the engine package that produces it (vocab.go), so an agent
 // that declares what it read declares a value the checker knows.

@@ -18,6 +18,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/casper-chronicle/chronicle/internal/pagedamage"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
 )
@@ -402,6 +404,88 @@ func TestMCPHostile(t *testing.T) {
 	after, err := os.ReadFile(archive)
 	require.NoError(t, err)
 	require.True(t, bytes.Equal(before, after), "the archive changed")
+}
+
+// TestMCPDamagedPage: a damaged page is the CLI's one line, word for
+// word, whether the read that meets it runs on the tool call's goroutine
+// (show: a panic recovered by db.Guard) or on one of db's workers (find:
+// the worker's DamageError naming the document), never bbolt's text.
+func TestMCPDamagedPage(t *testing.T) {
+	dir := t.TempDir()
+	var names []string
+	for i := range 3 { // documents large enough that every bucket has pages of its own
+		var b strings.Builder
+		for j := range 3000 {
+			fmt.Fprintf(&b, "line %d of ledger %d: Alice paid Bob %d SAR at the market\n", j, i, (i+1)*j)
+		}
+		name := filepath.Join(dir, fmt.Sprintf("ledger%d.txt", i))
+		require.NoError(t, os.WriteFile(name, []byte(b.String()), 0o600))
+		names = append(names, name)
+	}
+	archive := filepath.Join(dir, "chronicle.db")
+	_, stderr := cli(t, archive, "ingest", dir)
+	require.Empty(t, stderr)
+
+	for _, tc := range []struct {
+		bucket string
+		tool   string
+		args   map[string]any
+		cli    []string
+		want   string // %s: the archive
+	}{
+		{"chunks", "show", map[string]any{"document": names[1], "from": 2, "to": 3}, []string{"show", names[1], "2-3"},
+			"chronicle show: archive %s is damaged: a page could not be read; `chronicle check` lists the problems it can find"},
+		{"lines", "find", map[string]any{"terms": "Alice"}, []string{"find", "Alice"},
+			"chronicle find: archive %s: document #1: archive corruption: a page could not be read; `chronicle check` lists the problems it can find"},
+	} {
+		t.Run(tc.tool, func(t *testing.T) {
+			damaged := pagedamage.ZeroRoot(t, archive, tc.bucket)
+			want := fmt.Sprintf(tc.want, damaged)
+			_, stderr := cli(t, damaged, tc.cli...)
+			require.Equal(t, want+"\n", stderr, "the CLI")
+			cs := connect(t, damaged, "damage")
+			require.Equal(t, want, callError(t, cs, tc.tool, tc.args), "the MCP server")
+			require.Equal(t, want, callError(t, cs, tc.tool, tc.args), "the server survives it")
+		})
+	}
+}
+
+// TestMCPPageLoop: a page tree that loops ends the server as it ends the
+// CLI (TestPageLoopIsOneLine): the archive's one line on stderr, from the
+// stack watch chronicle-mcp starts, not the runtime's stack dump.
+func TestMCPPageLoop(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 60 { // the chunks bucket's root is then a branch page
+		var b strings.Builder
+		for j := range 4000 {
+			fmt.Fprintf(&b, "line %d of document %d, Alice owes Bob %d\n", j, i, i*j)
+		}
+		require.NoError(t, os.WriteFile(filepath.Join(dir, fmt.Sprintf("d%02d.txt", i)), []byte(b.String()), 0o600))
+	}
+	archive := filepath.Join(t.TempDir(), "chronicle.db")
+	_, stderr := cli(t, archive, "ingest", dir)
+	require.Empty(t, stderr)
+	damaged, _ := pagedamage.LoopRoot(t, archive, "chunks")
+
+	// A file, not a buffer: the server writes its last line as it exits,
+	// with no goroutine of this process copying it.
+	log, err := os.Create(filepath.Join(t.TempDir(), "stderr"))
+	require.NoError(t, err)
+	defer log.Close()
+	cmd := exec.Command(chronicleBin, "mcp", "--db", damaged)
+	cmd.Stderr = log
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "loop", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	require.NoError(t, err)
+	defer cs.Close()
+	_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "show", Arguments: map[string]any{"document": filepath.Join(dir, "d00.txt"), "from": 1, "to": 1}})
+	require.Error(t, err, "the server ended")
+	want := fmt.Sprintf("chronicle: archive %s is damaged: a page tree loops (a page points back into its own path), and the read could not end; `chronicle check` lists the problems\n", damaged)
+	require.Eventually(t, func() bool {
+		got, _ := os.ReadFile(log.Name())
+		return string(got) == want
+	}, 10*time.Second, 50*time.Millisecond, "the server's stderr is the archive's one line")
 }
 
 // TestMCPServerBinaryMissing: `chronicle mcp` without chronicle-mcp beside

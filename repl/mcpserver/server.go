@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -179,25 +178,23 @@ func toolError(name string, err error) error {
 func usageError(format string, args ...any) error { return fmt.Errorf(format, args...) }
 
 // guard runs a tool's work with the archive open read-only (or for writing
-// when write is set) for this call only, turns a panic from a damaged page
-// into the CLI's line and closes the archive.
-func (s *Server) guard(name string, write bool, work func(a *db.Archive) error) (err error) {
-	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("chronicle %s: archive %s is damaged: a page could not be read; `chronicle check` lists the problems it can find", name, s.opts.DBPath)
+// when write is set) for this call only, under db.Guard as the CLI runs a
+// command: a damaged page (a panic, a fault, damage db finds) is the CLI's
+// one line, word for word. The archive is closed before the call returns.
+func (s *Server) guard(name string, write bool, work func(a *db.Archive) error) error {
+	err := db.Guard(s.opts.DBPath, func() error {
+		opts := db.Options{ReadOnly: !write, MustExist: write, Timeout: s.opts.Wait}
+		a, err := db.Open(s.opts.DBPath, opts)
+		if err != nil {
+			if errors.Is(err, db.ErrNoArchive) {
+				err = fmt.Errorf("%w; `chronicle ingest FILE` creates it", err)
+			}
+			return err
 		}
-	}()
-	opts := db.Options{ReadOnly: !write, MustExist: write, Timeout: s.opts.Wait}
-	a, err := db.Open(s.opts.DBPath, opts)
+		defer a.Close()
+		return work(a)
+	})
 	if err != nil {
-		if errors.Is(err, db.ErrNoArchive) {
-			err = fmt.Errorf("%w; `chronicle ingest FILE` creates it", err)
-		}
-		return toolError(name, err)
-	}
-	defer a.Close()
-	if err := work(a); err != nil {
 		return toolError(name, err)
 	}
 	return nil
