@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/casper-chronicle/chronicle/commands"
 	"github.com/casper-chronicle/chronicle/db"
 	"github.com/casper-chronicle/chronicle/db/fileio"
 	"github.com/casper-chronicle/chronicle/engine"
@@ -17,52 +18,31 @@ import (
 	"github.com/casper-chronicle/chronicle/engine/settle"
 )
 
-// claimsVerbs are the subcommands of `claims`, with their arguments.
-var claimsVerbs = []struct {
-	name, args, summary string
-	nargs               int
-	run                 func(x *ctx, args []string) error
-}{
-	{"check", "FILE [--out ROWS]", "check a claims file against the archive; one row per claim line, kept", 1, runClaimsCheck},
-	{"read", "ROWS", "the strict row reader on any rows file (no archive): `line N: ok` or why not", 1, runClaimsRead},
-	{"verify", "ROWS", "recompute every row from the archive (result, receipt, outcome): VALID or INVALID", 1, runClaimsVerify},
-	{"list", "", "the checks kept in the archive, with their counts per outcome", 0, runClaimsList},
-}
-
-// claimsVerbNames lists the subcommands (completion, help).
-func claimsVerbNames() []string {
-	out := make([]string, len(claimsVerbs))
-	for i, v := range claimsVerbs {
-		out[i] = v.name
-	}
-	return out
-}
-
-// claimsUsage is the help of each subcommand.
-func claimsUsage() []string {
-	var out []string
-	for _, v := range claimsVerbs {
-		out = append(out, fmt.Sprintf("claims %-24s %s", strings.TrimSpace(v.name+" "+v.args), v.summary))
-	}
-	return out
+// claimsRuns run the subcommands of `claims` (commands.ClaimsVerbs).
+var claimsRuns = map[string]func(x *ctx, args []string) error{
+	"check":  runClaimsCheck,
+	"read":   runClaimsRead,
+	"verify": runClaimsVerify,
+	"list":   runClaimsList,
 }
 
 // runClaims dispatches `claims VERB ...`.
 func runClaims(x *ctx) error {
 	verb, args := x.p.args[0], x.p.args[1:]
-	for _, v := range claimsVerbs {
-		if v.name != verb {
+	for _, v := range commands.ClaimsVerbs {
+		if v.Name != verb {
 			continue
 		}
-		if len(args) != v.nargs {
-			return usageErrorf("usage: %s", strings.TrimSpace("claims "+v.name+" "+v.args))
+		if len(args) != v.NArgs {
+			return usageErrorf("usage: %s", strings.TrimSpace("claims "+v.Name+" "+v.Args))
 		}
-		if x.p.has("out") && v.name != "check" {
+		if x.p.has("out") && v.Name != "check" {
 			return usageErrorf("--out belongs to `claims check`")
 		}
-		return v.run(x, args)
+		return claimsRuns[v.Name](x, args)
 	}
-	return usageErrorf("unknown claims command %q (check, read, verify or list)%s", verb, didYouMean(verb, claimsVerbNames(), strconv.Quote))
+	names := x.cmd.spec.VerbNames()
+	return usageErrorf("unknown claims command %q (%s)%s", verb, commands.OneOf(names), didYouMean(verb, names, strconv.Quote))
 }
 
 // readInput reads a whole input file, or stdin for "-", up to limit bytes.

@@ -128,14 +128,14 @@ func TestTableFlagsInEveryFrontEnd(t *testing.T) {
 			continue
 		}
 		for _, f := range c.flags {
-			if _, ok := cliOnlyFlags[f.name]; ok {
+			if _, ok := cliOnlyFlags[f.Name]; ok {
 				continue
 			}
-			field := f.name
-			if m, ok := toolField[c.name][f.name]; ok {
+			field := f.Name
+			if m, ok := toolField[c.name][f.Name]; ok {
 				field = m
 			}
-			require.Contains(t, inputs[spec.Tool], field, "%s --%s: the %s tool has no input %q, and the flag is not listed as CLI-only", c.name, f.name, spec.Tool, field)
+			require.Contains(t, inputs[spec.Tool], field, "%s --%s: the %s tool has no input %q, and the flag is not listed as CLI-only", c.name, f.Name, spec.Tool, field)
 		}
 	}
 }
