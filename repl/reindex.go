@@ -3,6 +3,7 @@ package repl
 import (
 	"fmt"
 
+	"github.com/casper-chronicle/chronicle/commands"
 	"github.com/casper-chronicle/chronicle/db"
 )
 
@@ -23,10 +24,11 @@ func runReindex(x *ctx) error {
 	if err != nil {
 		return err
 	}
+	out := commands.Reindexed(a, n)
 	if x.machine() {
-		printJSONLine(x.out(), map[string]any{"reindexed": n, "archive": a.Path()})
+		printJSONLine(x.out(), out)
 		return nil
 	}
-	fmt.Fprintf(x.out(), "reindexed %d documents in %s\n", n, a.Path())
+	fmt.Fprintf(x.out(), "reindexed %d documents in %s\n", out.Reindexed, out.Archive)
 	return nil
 }
