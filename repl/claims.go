@@ -7,7 +7,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/casper-chronicle/chronicle/commands"
 	"github.com/casper-chronicle/chronicle/db"
@@ -66,8 +65,9 @@ func runClaimsCheck(x *ctx, args []string) error {
 	if err != nil {
 		return err
 	}
+	in := commands.ClaimsCheckIn{Claims: data}
 	// Refuse a bad file before the archive is touched (or created).
-	if _, err := claimcheck.ParseFile(data); err != nil {
+	if err := in.Check(); err != nil {
 		return fmt.Errorf("%s: %w", sanitize(args[0]), err)
 	}
 	a, err := x.openExisting()
@@ -75,7 +75,7 @@ func runClaimsCheck(x *ctx, args []string) error {
 		return err
 	}
 	bar := newProgress(x.env, 0)
-	rep, err := a.CheckClaimsWith(data, db.ClaimOptions{Progress: func(i, n int, doc string) {
+	out, err := commands.ClaimsCheck(a, in, db.ClaimOptions{Progress: func(i, n int, doc string) {
 		bar.total = n
 		bar.step(i, "result on "+sanitize(doc))
 	}})
@@ -83,10 +83,7 @@ func runClaimsCheck(x *ctx, args []string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", sanitize(args[0]), err)
 	}
-	var rows []byte
-	for _, r := range rep.Check.Rows {
-		rows = append(append(rows, r...), '\n')
-	}
+	rep, rows := out.Report, out.Rows()
 	if out := x.p.value("out"); out != "" {
 		if err := fileio.WriteOnce(out, rows); err != nil {
 			if errors.Is(err, fileio.ErrReceiptCollision) {
@@ -189,11 +186,6 @@ func (x *ctx) renderResultEvidence(res *db.ClaimResult, rule string) {
 	}
 }
 
-// formatTime renders Unix seconds as RFC 3339 UTC, as docs does.
-func formatTime(unix uint64) string {
-	return rfc3339(time.Unix(int64(unix), 0))
-}
-
 // clipText shortens s to at most n characters for a table cell.
 func clipText(s string, n int) string {
 	r := []rune(s)
@@ -217,26 +209,17 @@ func runClaimsRead(x *ctx, args []string) error {
 	if err != nil {
 		return err
 	}
-	bad := 0
-	for i, line := range lines {
-		_, err := claimrow.ReadRow(line)
-		if err != nil {
-			bad++
+	bad, _ := commands.ClaimsRead(lines, func(r commands.RowRead) error {
+		switch {
+		case x.machine():
+			printJSONLine(x.out(), r)
+		case !r.OK:
+			fmt.Fprintf(x.out(), "line %d: invalid: %s\n", r.Line, sanitize(r.Problem))
+		default:
+			fmt.Fprintf(x.out(), "line %d: ok\n", r.Line)
 		}
-		if x.machine() {
-			j := map[string]any{"line": i + 1, "ok": err == nil}
-			if err != nil {
-				j["problem"] = err.Error()
-			}
-			printJSONLine(x.out(), j)
-			continue
-		}
-		if err != nil {
-			fmt.Fprintf(x.out(), "line %d: invalid: %s\n", i+1, sanitize(err.Error()))
-		} else {
-			fmt.Fprintf(x.out(), "line %d: ok\n", i+1)
-		}
-	}
+		return nil
+	})
 	if bad > 0 {
 		return quietStatus(ExitFailure, kindInvalid, withObject(fmt.Errorf("%d of %d rows are invalid", bad, len(lines)), "file", args[0]))
 	}
@@ -255,43 +238,32 @@ func runClaimsVerify(x *ctx, args []string) error {
 	if err != nil {
 		return err
 	}
-	verdicts, err := a.VerifyRows(lines)
+	out, err := commands.ClaimsVerify(a, lines)
 	if err != nil {
 		return err
 	}
-	bad := 0
 	asJSON := x.machine()
-	for _, v := range verdicts {
-		if v.Problem != "" {
-			bad++
-		}
+	for _, v := range out.Rows {
 		switch {
 		case asJSON:
-			j := map[string]any{"line": v.Line, "claimId": v.ClaimID, "verdict": "VALID"}
-			if v.Problem != "" {
-				j["verdict"], j["problem"] = "INVALID", v.Problem
-			}
-			printJSONLine(x.out(), j)
+			printJSONLine(x.out(), v)
 		case v.Problem != "" && v.ClaimID != "":
 			fmt.Fprintf(x.out(), "INVALID  line %d  %s: %s\n", v.Line, sanitize(v.ClaimID), sanitize(v.Problem))
 		case v.Problem != "":
 			fmt.Fprintf(x.out(), "INVALID  line %d: %s\n", v.Line, sanitize(v.Problem))
 		}
 	}
+	bad, rows := out.Verdict.Invalid, out.Verdict.Rows
 	switch {
 	case asJSON:
-		verdict := "VALID"
-		if bad > 0 {
-			verdict = "INVALID"
-		}
-		printJSONLine(x.out(), map[string]any{"verdict": verdict, "rows": len(verdicts), "invalid": bad})
+		printJSONLine(x.out(), out.Verdict)
 	case bad > 0:
-		fmt.Fprintf(x.out(), "INVALID (%d of %d rows)\n", bad, len(verdicts))
+		fmt.Fprintf(x.out(), "INVALID (%d of %d rows)\n", bad, rows)
 	default:
 		fmt.Fprintln(x.out(), "VALID")
 	}
 	if bad > 0 {
-		return quietStatus(ExitFailure, kindInvalid, withObject(fmt.Errorf("INVALID (%d of %d rows)", bad, len(verdicts)), "file", args[0]))
+		return quietStatus(ExitFailure, kindInvalid, withObject(fmt.Errorf("INVALID (%d of %d rows)", bad, rows), "file", args[0]))
 	}
 	return nil
 }
@@ -301,7 +273,7 @@ func runClaimsList(x *ctx, _ []string) error {
 	if err != nil {
 		return err
 	}
-	checks, err := a.ClaimChecks()
+	checks, err := commands.ClaimsList(a)
 	if err != nil {
 		return err
 	}
@@ -315,17 +287,13 @@ func runClaimsList(x *ctx, _ []string) error {
 			"NAMESPACE", "RUNID", "CLAIMS", "SUPPORTED", "CONTRADICTED", "UNVERIFIED", "FILE", "CHECKED")
 	}
 	for _, c := range checks {
-		n := c.Counts()
-		checked := formatTime(c.CheckedAt)
 		if asJSON {
-			printJSONLine(x.out(), map[string]any{"namespace": c.Namespace, "runId": c.RunID, "claims": len(c.Rows),
-				"supported": n[claimrow.Supported], "contradicted": n[claimrow.Contradicted], "unverified": n[claimrow.Unverified],
-				"file_sha256": c.FileSHA256.String(), "checked": checked})
+			printJSONLine(x.out(), c)
 			continue
 		}
 		fmt.Fprintf(x.out(), "%-20s  %-16s  %6d  %9d  %12d  %10d  %-12s  %s\n", sanitize(clipText(c.Namespace, 20)),
-			sanitize(clipText(c.RunID, 16)), len(c.Rows), n[claimrow.Supported], n[claimrow.Contradicted], n[claimrow.Unverified],
-			c.FileSHA256.Short(), checked)
+			sanitize(clipText(c.RunID, 16)), c.Claims, c.Supported, c.Contradicted, c.Unverified,
+			c.Check.FileSHA256.Short(), c.Checked)
 	}
 	return nil
 }
