@@ -2,6 +2,7 @@ package commands_test
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -38,6 +39,45 @@ func TestTable(t *testing.T) {
 	}
 	require.Nil(t, commands.Lookup("nosuch"))
 	require.Equal(t, "A, B or C", commands.OneOf([]string{"A", "B", "C"}))
+}
+
+// TestTableDeclaresArguments walks the table: every command has its help,
+// an argument synopsis that matches how many it takes and what each
+// names, and flags each with its help, named once among the command's and
+// the global ones; a flag that takes a value says what the value is.
+func TestTableDeclaresArguments(t *testing.T) {
+	for _, s := range commands.Table {
+		require.NotEmpty(t, s.Summary, s.Name)
+		require.NotEmpty(t, s.Example, s.Name)
+		require.True(t, s.Max == commands.Many || s.Min <= s.Max, "%s: %d to %d arguments", s.Name, s.Min, s.Max)
+		require.Equal(t, s.Max != 0, s.Args != "", "%s: a command with arguments has a synopsis, one without none: %q", s.Name, s.Args)
+		if s.Max != 0 {
+			require.NotEmpty(t, s.Kinds, "%s: what its arguments name (completion)", s.Name)
+		}
+		require.True(t, s.Max == commands.Many || len(s.Kinds) <= s.Max, "%s: more kinds than arguments", s.Name)
+		require.Equal(t, len(s.Verbs) > 0, slices.Contains(s.Kinds, commands.ArgVerb), "%s: verbs and a verb argument go together", s.Name)
+		seen := map[string]bool{}
+		for _, f := range s.FlagsOf() {
+			require.False(t, seen[f.Name], "%s --%s twice", s.Name, f.Name)
+			seen[f.Name] = true
+			require.NotEmpty(t, f.Help, "%s --%s has no help", s.Name, f.Name)
+			require.Regexp(t, `^[a-z][a-z-]*$`, f.Name, s.Name)
+			if f.Value == "" {
+				require.Equal(t, commands.ArgNone, f.Kind, "%s --%s: a boolean flag names nothing", s.Name, f.Name)
+				require.False(t, f.Repeat, "%s --%s: a boolean flag is not repeated", s.Name, f.Name)
+			}
+			got, ok := s.Flag(f.Name)
+			require.True(t, ok, "%s --%s", s.Name, f.Name)
+			require.Equal(t, f, got)
+		}
+		verbs := map[string]bool{}
+		for _, v := range s.Verbs {
+			require.False(t, verbs[v.Name], "%s %s twice", s.Name, v.Name)
+			verbs[v.Name] = true
+			require.NotEmpty(t, v.Summary, "%s %s", s.Name, v.Name)
+			require.LessOrEqual(t, v.NArgs+1, s.Max, "%s %s: the command takes the verb and its arguments", s.Name, v.Name)
+		}
+	}
 }
 
 func TestDocs(t *testing.T) {
