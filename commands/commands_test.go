@@ -2,6 +2,7 @@ package commands_test
 
 import (
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -174,5 +175,28 @@ func TestFindEntityVerify(t *testing.T) {
 		require.True(t, ok)
 		require.Equal(t, receipt.Invalid, v.Outcome)
 		require.Equal(t, receipt.Invalid, p.Replay(none).Outcome)
+	}
+}
+
+// TestResultsInNameOrder: the members of every typed result's JSON come
+// in the order of their names, as the CLI printed its lines before they
+// were typed (from maps, which encoding/json sorts), so that a field
+// added out of order cannot change a `--json` line's bytes.
+func TestResultsInNameOrder(t *testing.T) {
+	for _, v := range []any{commands.Doc{}, commands.Line{}, commands.Verdict{},
+		commands.ArchiveReceiptLine{}, commands.SetReceiptLine{}, commands.OriginalReceiptLine{},
+		commands.Problem{}, commands.CheckOut{}, commands.Exported{}, commands.ImportOut{},
+		commands.ReindexOut{}, commands.MigrateOut{}, commands.MigrateStep{},
+		commands.RowRead{}, commands.RowVerified{}, commands.RowsVerified{}, commands.ClaimCheckLine{}} {
+		typ := reflect.TypeOf(v)
+		var names []string
+		for i := range typ.NumField() {
+			name, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
+			if name != "-" {
+				names = append(names, name)
+			}
+		}
+		require.NotEmpty(t, names, typ.Name())
+		require.True(t, slices.IsSorted(names), "%s: %v", typ.Name(), names)
 	}
 }

@@ -283,6 +283,52 @@ func TestTableSameJSON(t *testing.T) {
 			require.Equal(t, want[i], h.(map[string]any)["event"])
 		}
 	})
+	t.Run("the Go API", func(t *testing.T) {
+		cliLine := func(args ...string) string {
+			var out, errOut bytes.Buffer
+			require.Equal(t, ExitOK, Exec(&Env{DBPath: path, Stdout: &out, Stderr: &errOut}, append(args, "--json")), errOut.String())
+			return strings.TrimSuffix(out.String(), "\n")
+		}
+		a, err := chronicle.Open(path, &chronicle.Options{ReadOnly: true})
+		require.NoError(t, err)
+		defer a.Close()
+		ans, err := a.Query(alice, "Did Alice repay Bob?")
+		require.NoError(t, err)
+		require.Equal(t, cliLine("query", alice, "Did Alice repay Bob?"), string(ans.JSON))
+		ans, err = a.Claim(alice, "Alice", "owns", "Book")
+		require.NoError(t, err)
+		require.Equal(t, cliLine("claim", alice, "Alice", "owns", "Book"), string(ans.JSON))
+		ans, err = a.FindIn(alice, "Saud")
+		require.NoError(t, err)
+		require.Equal(t, cliLine("find", "Saud", "--doc", alice), string(ans.JSON))
+		set, err := a.Settle("Did Alice repay Bob?")
+		require.NoError(t, err)
+		require.Equal(t, cliLine("settle", "Did Alice repay Bob?"), strings.TrimSuffix(string(set.JSON), "\n"))
+		// entity's lines, less their names (the receipt binds them)
+		want := cliJSON(t, path, "entity", "Saud")
+		set, err = a.Entity("Saud")
+		require.NoError(t, err)
+		lines := strings.Split(strings.TrimSuffix(string(set.JSON), "\n"), "\n")
+		require.Len(t, lines, len(want))
+		for i, l := range lines {
+			require.Equal(t, without(want[i], "names"), decodeJSON(t, l))
+		}
+		// the documents of docs
+		want = cliJSON(t, path, "docs")
+		docs, err := a.Documents()
+		require.NoError(t, err)
+		require.Len(t, docs, len(want))
+		for i, d := range docs {
+			require.Equal(t, want[i]["document_sha256"], d.SHA256)
+			require.Equal(t, want[i]["imported"], commands.RFC3339(d.ImportedAt))
+		}
+		// a receipt's verdict
+		v, err := a.Verify(ans.Receipt)
+		require.NoError(t, err)
+		rec := filepath.Join(dir, "api.receipt")
+		require.NoError(t, os.WriteFile(rec, ans.Receipt, 0o644))
+		require.Equal(t, cliJSON(t, path, "verify", rec)[0]["verdict"], string(v))
+	})
 	t.Run("verify", func(t *testing.T) {
 		rec := filepath.Join(dir, "find.receipt")
 		cliJSON(t, path, "find", "Saud", "--doc", alice, "--receipt", rec)
@@ -487,6 +533,13 @@ func TestTableTypedResults(t *testing.T) {
 		})
 		rowBytes, err := os.ReadFile(rows)
 		require.NoError(t, err)
+		// the Go API checks the same file to the same rows
+		api, err := chronicle.Open(path, nil)
+		require.NoError(t, err)
+		rep, err := api.CheckClaims(data)
+		require.NoError(t, err)
+		require.NoError(t, api.Close())
+		require.Equal(t, string(rowBytes), string(bytes.Join(rep.Rows, []byte("\n")))+"\n")
 		lines := bytes.Split(bytes.TrimSuffix(rowBytes, []byte("\n")), []byte("\n"))
 
 		want = cliJSON(t, path, "claims", "read", rows)
