@@ -406,6 +406,12 @@ func TestTableFlagsEverywhere(t *testing.T) {
 		}
 		require.Equal(t, flags, jsonFlags, "help %s --json", spec.Name)
 	}
+	// a global flag before the command (`chronicle --db <Tab>`)
+	for _, f := range commands.GlobalFlags {
+		if f.Kind == commands.ArgPath {
+			require.Contains(t, shellComplete(t, env, "--"+f.Name, "a-"), "a-file.txt", "the value of --%s before the command", f.Name)
+		}
+	}
 }
 
 // shellComplete is what `chronicle __complete -- WORDS...` prints, one
