@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -577,4 +578,13 @@ func TestTableTypedResults(t *testing.T) {
 			require.Equal(t, want, list)
 		})
 	})
+}
+
+// TestTableCommitEvery: the default that ingest's --commit-every states
+// in the table is the one ingest uses.
+func TestTableCommitEvery(t *testing.T) {
+	require.Equal(t, commands.CommitEvery, groupFiles)
+	f, ok := commands.Lookup("ingest").Flag("commit-every")
+	require.True(t, ok)
+	require.Contains(t, f.Help, fmt.Sprintf("(default %d)", groupFiles))
 }
