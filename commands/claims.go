@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"errors"
 	"time"
 
 	"github.com/casper-chronicle/chronicle/db"
@@ -76,6 +77,23 @@ func ClaimsRead(lines [][]byte, each func(RowRead) error) (bad int, err error) {
 	return bad, nil
 }
 
+// ErrNoRows is the error of a rows file to verify that holds no line.
+var ErrNoRows = errors.New("holds no rows")
+
+// ClaimsVerifyIn is a rows file to verify, split into its lines
+// (claimcheck.Lines): `claims verify ROWS`.
+type ClaimsVerifyIn struct {
+	Rows [][]byte
+}
+
+// Check refuses a file without rows before the archive is opened.
+func (in ClaimsVerifyIn) Check() error {
+	if len(in.Rows) == 0 {
+		return ErrNoRows
+	}
+	return nil
+}
+
 // RowVerified is one row recomputed: its JSON is a `claims verify
 // --json` line. ClaimID is "" for a line that is not a row.
 type RowVerified struct {
@@ -101,8 +119,11 @@ type ClaimsVerifyOut struct {
 
 // ClaimsVerify recomputes every row from the archive
 // (db.Archive.VerifyRows): VALID, or INVALID with why.
-func ClaimsVerify(a *db.Archive, lines [][]byte) (*ClaimsVerifyOut, error) {
-	verdicts, err := a.VerifyRows(lines)
+func ClaimsVerify(a *db.Archive, in ClaimsVerifyIn) (*ClaimsVerifyOut, error) {
+	if err := in.Check(); err != nil {
+		return nil, err
+	}
+	verdicts, err := a.VerifyRows(in.Rows)
 	if err != nil {
 		return nil, err
 	}

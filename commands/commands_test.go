@@ -1,6 +1,8 @@
 package commands_test
 
 import (
+	"encoding/json"
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -199,4 +201,66 @@ func TestResultsInNameOrder(t *testing.T) {
 		require.NotEmpty(t, names, typ.Name())
 		require.True(t, slices.IsSorted(names), "%s: %v", typ.Name(), names)
 	}
+}
+
+func TestUpkeep(t *testing.T) {
+	a := archive(t)
+	out, problems, err := commands.Check(a, db.CheckOptions{}, func(p db.Problem) error { t.Errorf("problem %v", p); return nil })
+	require.NoError(t, err)
+	require.Zero(t, problems)
+	require.Equal(t, &commands.CheckOut{Archive: a.Path(), Documents: 2, OK: true}, out)
+
+	m, err := commands.Migrate(a)
+	require.NoError(t, err)
+	require.False(t, m.Upgraded)
+	b, err := json.Marshal(m)
+	require.NoError(t, err)
+	require.Contains(t, string(b), `"steps":[]`, "nothing to do is an empty list, not null")
+
+	var kinds []db.ReceiptKind
+	sum, err := commands.Receipts(a, commands.ReceiptsIn{Verify: true}, func(it commands.ReceiptItem) error {
+		require.NotNil(t, it.Archive)
+		require.Equal(t, receipt.Valid.String(), it.Verdict)
+		kinds = append(kinds, it.Archive.Kind)
+		return nil
+	})
+	require.NoError(t, err)
+	require.Equal(t, []db.ReceiptKind{db.KindIngest, db.KindIngest}, kinds)
+	require.Equal(t, &commands.ReceiptsOut{Total: 2}, sum)
+	_, err = commands.Receipts(a, commands.ReceiptsIn{Document: "nosuch"}, nil)
+	require.ErrorIs(t, err, db.ErrUnknownDoc)
+}
+
+func TestExport(t *testing.T) {
+	a := archive(t)
+	dir := t.TempDir()
+	first, err := commands.Export(a, commands.ExportIn{Document: "a.txt", Dir: dir})
+	require.NoError(t, err)
+	require.True(t, first.Created)
+	require.Equal(t, filepath.Join(dir, "a.txt.chronicle"), first.Store)
+	again, err := commands.Export(a, commands.ExportIn{Document: "a.txt", Dir: dir})
+	require.NoError(t, err)
+	require.False(t, again.Created, "the same bytes are there")
+
+	other := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(other, "a.txt.chronicle"), []byte("other"), 0o644))
+	_, err = commands.Export(a, commands.ExportIn{Document: "a.txt", Dir: other})
+	require.ErrorIs(t, err, commands.ErrOtherContent)
+	var ae *commands.ArgError
+	require.ErrorAs(t, err, &ae)
+	require.Equal(t, "file", ae.Object)
+	_, err = os.Stat(filepath.Join(other, "a.txt.chronicle.receipt"))
+	require.ErrorIs(t, err, os.ErrNotExist, "nothing was written")
+}
+
+func TestClaimsInputs(t *testing.T) {
+	require.ErrorIs(t, commands.ClaimsVerifyIn{}.Check(), commands.ErrNoRows)
+	require.Error(t, commands.ClaimsCheckIn{Claims: []byte("not a claims file\n")}.Check())
+	var read []commands.RowRead
+	bad, err := commands.ClaimsRead([][]byte{[]byte("{}")}, func(r commands.RowRead) error { read = append(read, r); return nil })
+	require.NoError(t, err)
+	require.Equal(t, 1, bad)
+	require.Len(t, read, 1)
+	require.False(t, read[0].OK)
+	require.NotEmpty(t, read[0].Problem)
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/casper-chronicle/chronicle/db"
 	"github.com/casper-chronicle/chronicle/db/fileio"
-	"github.com/casper-chronicle/chronicle/engine"
 	"github.com/casper-chronicle/chronicle/engine/receipt"
 )
 
@@ -66,8 +65,8 @@ func Export(a *db.Archive, in ExportIn) (*Exported, error) {
 	if strings.HasSuffix(dir, "/") || strings.HasSuffix(dir, string(os.PathSeparator)) { // C:\out\ on Windows
 		storePath = dir + base + ".chronicle"
 	}
-	if !engine.ValidTextString(storePath) || len(storePath) > receipt.MaxPathLen {
-		return nil, fmt.Errorf("store path %q cannot be recorded in a receipt (UTF-8, at most %d bytes)", storePath, receipt.MaxPathLen)
+	if err := db.CheckStorePath(storePath); err != nil {
+		return nil, err
 	}
 	rec, err := receipt.New(receipt.KindIngest, storePath, "", storeBytes, s.Version, s.Document, nil)
 	if err != nil {

@@ -231,14 +231,15 @@ func runClaimsVerify(x *ctx, args []string) error {
 	if err != nil {
 		return err
 	}
-	if len(lines) == 0 {
-		return fmt.Errorf("%s holds no rows", sanitize(args[0]))
+	in := commands.ClaimsVerifyIn{Rows: lines}
+	if err := in.Check(); err != nil {
+		return fmt.Errorf("%s %w", sanitize(args[0]), err)
 	}
 	a, err := x.open(false)
 	if err != nil {
 		return err
 	}
-	out, err := commands.ClaimsVerify(a, lines)
+	out, err := commands.ClaimsVerify(a, in)
 	if err != nil {
 		return err
 	}

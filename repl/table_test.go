@@ -558,7 +558,7 @@ func TestTableTypedResults(t *testing.T) {
 
 		want = cliJSON(t, path, "claims", "verify", rows)
 		withArchive(t, path, func(a *db.Archive) {
-			got, err := commands.ClaimsVerify(a, lines)
+			got, err := commands.ClaimsVerify(a, commands.ClaimsVerifyIn{Rows: lines})
 			require.NoError(t, err)
 			var verified []map[string]any
 			for _, r := range got.Rows {
