@@ -227,8 +227,10 @@ func TestUpkeep(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, []db.ReceiptKind{db.KindIngest, db.KindIngest}, kinds)
 	require.Equal(t, &commands.ReceiptsOut{Total: 2}, sum)
-	_, err = commands.Receipts(a, commands.ReceiptsIn{Document: "nosuch"}, nil)
-	require.ErrorIs(t, err, db.ErrUnknownDoc)
+	for _, doc := range []string{"nosuch", ""} {
+		_, err = commands.Receipts(a, commands.ReceiptsIn{Document: &doc}, nil)
+		require.ErrorIs(t, err, db.ErrUnknownDoc, "%q names no document", doc)
+	}
 }
 
 func TestExport(t *testing.T) {

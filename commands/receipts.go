@@ -8,8 +8,9 @@ import (
 // ReceiptsIn selects the receipts of `receipts [DOC] [--verify]`.
 type ReceiptsIn struct {
 	// Document: only the receipts of this document (a name or hash
-	// prefix); "" lists every receipt, cross-archive ones too.
-	Document string
+	// prefix); nil lists every receipt, cross-archive ones too. A
+	// pointer, since "" is a document argument too, that names none.
+	Document *string
 	Verify   bool // verify each receipt again
 }
 
@@ -98,8 +99,8 @@ type ReceiptsOut struct {
 // in.Document) the cross-archive ones, then the original tool's.
 func Receipts(a *db.Archive, in ReceiptsIn, each func(ReceiptItem) error) (*ReceiptsOut, error) {
 	var doc *db.Digest
-	if in.Document != "" {
-		d, err := a.Resolve(in.Document)
+	if in.Document != nil {
+		d, err := a.Resolve(*in.Document)
 		if err != nil {
 			return nil, err
 		}

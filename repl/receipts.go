@@ -20,7 +20,7 @@ func runReceipts(x *ctx) error {
 	}
 	in := commands.ReceiptsIn{Verify: x.p.has("verify")}
 	if len(x.p.args) == 1 {
-		in.Document = x.p.args[0]
+		in.Document = &x.p.args[0]
 	}
 	labels := map[db.Digest]string{}
 	// A document that is gone keeps its short digest as label; one whose

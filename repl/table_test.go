@@ -474,7 +474,7 @@ func TestTableTypedResults(t *testing.T) {
 			want := cliJSON(t, path, args...)
 			in := commands.ReceiptsIn{Verify: slices.Contains(args, "--verify")}
 			if len(args) == 2 && args[1] == alice {
-				in.Document = alice
+				in.Document = &args[1]
 			}
 			var got []map[string]any
 			withArchive(t, path, func(a *db.Archive) {
