@@ -1,7 +1,12 @@
 package commands_test
 
 import (
+	"context"
+	"encoding/json"
+	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -38,6 +43,45 @@ func TestTable(t *testing.T) {
 	}
 	require.Nil(t, commands.Lookup("nosuch"))
 	require.Equal(t, "A, B or C", commands.OneOf([]string{"A", "B", "C"}))
+}
+
+// TestTableDeclaresArguments walks the table: every command has its help,
+// an argument synopsis that matches how many it takes and what each
+// names, and flags each with its help, named once among the command's and
+// the global ones; a flag that takes a value says what the value is.
+func TestTableDeclaresArguments(t *testing.T) {
+	for _, s := range commands.Table {
+		require.NotEmpty(t, s.Summary, s.Name)
+		require.NotEmpty(t, s.Example, s.Name)
+		require.True(t, s.Max == commands.Many || s.Min <= s.Max, "%s: %d to %d arguments", s.Name, s.Min, s.Max)
+		require.Equal(t, s.Max != 0, s.Args != "", "%s: a command with arguments has a synopsis, one without none: %q", s.Name, s.Args)
+		if s.Max != 0 {
+			require.NotEmpty(t, s.Kinds, "%s: what its arguments name (completion)", s.Name)
+		}
+		require.True(t, s.Max == commands.Many || len(s.Kinds) <= s.Max, "%s: more kinds than arguments", s.Name)
+		require.Equal(t, len(s.Verbs) > 0, slices.Contains(s.Kinds, commands.ArgVerb), "%s: verbs and a verb argument go together", s.Name)
+		seen := map[string]bool{}
+		for _, f := range s.FlagsOf() {
+			require.False(t, seen[f.Name], "%s --%s twice", s.Name, f.Name)
+			seen[f.Name] = true
+			require.NotEmpty(t, f.Help, "%s --%s has no help", s.Name, f.Name)
+			require.Regexp(t, `^[a-z][a-z-]*$`, f.Name, s.Name)
+			if f.Value == "" {
+				require.Equal(t, commands.ArgNone, f.Kind, "%s --%s: a boolean flag names nothing", s.Name, f.Name)
+				require.False(t, f.Repeat, "%s --%s: a boolean flag is not repeated", s.Name, f.Name)
+			}
+			got, ok := s.Flag(f.Name)
+			require.True(t, ok, "%s --%s", s.Name, f.Name)
+			require.Equal(t, f, got)
+		}
+		verbs := map[string]bool{}
+		for _, v := range s.Verbs {
+			require.False(t, verbs[v.Name], "%s %s twice", s.Name, v.Name)
+			verbs[v.Name] = true
+			require.NotEmpty(t, v.Summary, "%s %s", s.Name, v.Name)
+			require.LessOrEqual(t, v.NArgs+1, s.Max, "%s %s: the command takes the verb and its arguments", s.Name, v.Name)
+		}
+	}
 }
 
 func TestDocs(t *testing.T) {
@@ -135,4 +179,91 @@ func TestFindEntityVerify(t *testing.T) {
 		require.Equal(t, receipt.Invalid, v.Outcome)
 		require.Equal(t, receipt.Invalid, p.Replay(none).Outcome)
 	}
+}
+
+// TestResultsInNameOrder: the members of every typed result's JSON come
+// in the order of their names, as the CLI printed its lines before they
+// were typed (from maps, which encoding/json sorts), so that a field
+// added out of order cannot change a `--json` line's bytes.
+func TestResultsInNameOrder(t *testing.T) {
+	for _, v := range []any{commands.Doc{}, commands.Line{}, commands.Verdict{},
+		commands.ArchiveReceiptLine{}, commands.SetReceiptLine{}, commands.OriginalReceiptLine{},
+		commands.Problem{}, commands.CheckOut{}, commands.Exported{}, commands.ImportOut{},
+		commands.ReindexOut{}, commands.MigrateOut{}, commands.MigrateStep{},
+		commands.RowRead{}, commands.RowVerified{}, commands.RowsVerified{}, commands.ClaimCheckLine{}} {
+		typ := reflect.TypeOf(v)
+		var names []string
+		for i := range typ.NumField() {
+			name, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
+			if name != "-" {
+				names = append(names, name)
+			}
+		}
+		require.NotEmpty(t, names, typ.Name())
+		require.True(t, slices.IsSorted(names), "%s: %v", typ.Name(), names)
+	}
+}
+
+func TestUpkeep(t *testing.T) {
+	a := archive(t)
+	out, problems, err := commands.Check(context.Background(), a, db.CheckOptions{}, func(p db.Problem) error { t.Errorf("problem %v", p); return nil })
+	require.NoError(t, err)
+	require.Zero(t, problems)
+	require.Equal(t, &commands.CheckOut{Archive: a.Path(), Documents: 2, OK: true}, out)
+
+	m, err := commands.Migrate(a)
+	require.NoError(t, err)
+	require.False(t, m.Upgraded)
+	b, err := json.Marshal(m)
+	require.NoError(t, err)
+	require.Contains(t, string(b), `"steps":[]`, "nothing to do is an empty list, not null")
+
+	var kinds []db.ReceiptKind
+	sum, err := commands.Receipts(a, commands.ReceiptsIn{Verify: true}, func(it commands.ReceiptItem) error {
+		require.NotNil(t, it.Archive)
+		require.Equal(t, receipt.Valid.String(), it.Verdict)
+		kinds = append(kinds, it.Archive.Kind)
+		return nil
+	})
+	require.NoError(t, err)
+	require.Equal(t, []db.ReceiptKind{db.KindIngest, db.KindIngest}, kinds)
+	require.Equal(t, &commands.ReceiptsOut{Total: 2}, sum)
+	for _, doc := range []string{"nosuch", ""} {
+		_, err = commands.Receipts(a, commands.ReceiptsIn{Document: &doc}, nil)
+		require.ErrorIs(t, err, db.ErrUnknownDoc, "%q names no document", doc)
+	}
+}
+
+func TestExport(t *testing.T) {
+	a := archive(t)
+	dir := t.TempDir()
+	first, err := commands.Export(a, commands.ExportIn{Document: "a.txt", Dir: dir})
+	require.NoError(t, err)
+	require.True(t, first.Created)
+	require.Equal(t, filepath.Join(dir, "a.txt.chronicle"), first.Store)
+	again, err := commands.Export(a, commands.ExportIn{Document: "a.txt", Dir: dir})
+	require.NoError(t, err)
+	require.False(t, again.Created, "the same bytes are there")
+
+	other := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(other, "a.txt.chronicle"), []byte("other"), 0o644))
+	_, err = commands.Export(a, commands.ExportIn{Document: "a.txt", Dir: other})
+	require.ErrorIs(t, err, commands.ErrOtherContent)
+	var ae *commands.ArgError
+	require.ErrorAs(t, err, &ae)
+	require.Equal(t, "file", ae.Object)
+	_, err = os.Stat(filepath.Join(other, "a.txt.chronicle.receipt"))
+	require.ErrorIs(t, err, os.ErrNotExist, "nothing was written")
+}
+
+func TestClaimsInputs(t *testing.T) {
+	require.ErrorIs(t, commands.ClaimsVerifyIn{}.Check(), commands.ErrNoRows)
+	require.Error(t, commands.ClaimsCheckIn{Claims: []byte("not a claims file\n")}.Check())
+	var read []commands.RowRead
+	bad, err := commands.ClaimsRead([][]byte{[]byte("{}")}, func(r commands.RowRead) error { read = append(read, r); return nil })
+	require.NoError(t, err)
+	require.Equal(t, 1, bad)
+	require.Len(t, read, 1)
+	require.False(t, read[0].OK)
+	require.NotEmpty(t, read[0].Problem)
 }

@@ -25,48 +25,76 @@ type Spec struct {
 	Tool, Description string
 	// NoTool says why a read command has no MCP tool.
 	NoTool string
+
+	// Args is the synopsis of the positional arguments ("DOC QUESTION"),
+	// Min and Max how many there are (Max: Many for any number), Kinds
+	// what each names (ArgKind: the last repeats when Max is Many).
+	Args     string
+	Min, Max int
+	Kinds    []ArgKind
+	// Flags are the command's own flags, in help's order (GlobalFlags
+	// follow them everywhere).
+	Flags []Flag
+	// Verbs are the subcommands of a command that has them (`claims`).
+	Verbs []Verb
 }
+
+// Many is Spec.Max of a command that takes any number of arguments.
+const Many = -1
 
 // Table lists every command in help's order.
 var Table = []Spec{
-	{Name: "ingest", Summary: "add files (directories are walked in lexical order); one outcome line per file",
+	{Name: "ingest", Args: "PATH...", Min: 1, Max: Many, Kinds: []ArgKind{ArgPath}, Flags: []Flag{flagName, FlagReceipt, flagCommit},
+		Summary: "add files (directories are walked in lexical order); one outcome line per file",
 		Example: "ingest testdata/samples"},
-	{Name: "docs", Read: true, Summary: "list documents: name, hash prefix, size, events, import time",
+	{Name: "docs", Flags: docsFlags,
+		Read: true, Summary: "list documents: name, hash prefix, size, events, import time",
 		Example: "docs --sort name --limit 50",
 		Tool:    "docs", Description: "List the documents in the archive: SHA-256, names, size, event count, import time, resource URI (all, or a page: limit, after, sort)."},
-	{Name: "show", Read: true, Summary: "print a document's lines with their numbers",
+	{Name: "show", Args: "DOC [FROM[-TO]]", Min: 1, Max: 2, Kinds: []ArgKind{ArgDoc, ArgNone},
+		Read: true, Summary: "print a document's lines with their numbers",
 		Example: "show testdata/samples/ahmed-khalid-ar.txt 2-4",
 		Tool:    "show", Description: "A document's lines with their numbers and byte offsets (all, or from..to), read back from the archive and checked."},
 	{Name: "stats", Read: true, Summary: "archive totals: documents, bytes, compression, events, receipts",
 		Example: "stats",
 		Tool:    "stats", Description: "The archive's totals: documents, events, receipts, source, stored and file bytes, schema version."},
-	{Name: "query", Read: true, Summary: "debt settlement (or @claim) question; status, amounts and cited evidence",
+	{Name: "query", Args: "DOC QUESTION", Min: 2, Max: 2, Kinds: []ArgKind{ArgDoc, ArgNone}, Flags: []Flag{FlagReceipt, FlagKeep},
+		Read: true, Summary: "debt settlement (or @claim) question; status, amounts and cited evidence",
 		Example: `query testdata/samples/ahmed-khalid-ar.txt "هل سدد أحمد دين خالد؟"`,
 		Tool:    "query", Description: queryDescription},
-	{Name: "settle", Read: true, Summary: "debt settlement across documents (every document, or the --doc ones), evidence from each",
+	{Name: "settle", Args: "QUESTION", Min: 1, Max: Many, Kinds: []ArgKind{ArgEntity}, Flags: []Flag{flagSettleDoc, FlagReceipt, FlagKeep},
+		Read: true, Summary: "debt settlement across documents (every document, or the --doc ones), evidence from each",
 		Example: `settle "Did Layla repay Omar?" --doc 9773a7bc --doc 0b6ec23b`,
 		Tool:    "settle", Description: settleDescription},
-	{Name: "claim", Read: true, Summary: "find literal `Subject Predicate Object.` statements",
+	{Name: "claim", Args: "DOC SUBJECT PREDICATE OBJECT", Min: 4, Max: 4, Kinds: []ArgKind{ArgDoc, ArgEntity, ArgNone, ArgEntity}, Flags: []Flag{FlagReceipt, FlagKeep},
+		Read: true, Summary: "find literal `Subject Predicate Object.` statements",
 		Example: "claim testdata/samples/alice-bob-en.txt Alice owns Book",
 		NoTool:  "the query tool asks the same claim as '@claim<TAB>S<TAB>P<TAB>O'"},
-	{Name: "find", Read: true, Summary: "lexical search of one document (--doc) or of the whole archive",
+	{Name: "find", Args: "TERMS...", Min: 1, Max: Many, Kinds: []ArgKind{ArgNone}, Flags: []Flag{flagFindDoc, FlagLimit, FlagReceipt, FlagKeep},
+		Read: true, Summary: "lexical search of one document (--doc) or of the whole archive",
 		Example: "find --doc testdata/samples/alice-bob-en.txt Saud",
 		Tool:    "find", Description: findDescription},
-	{Name: "entity", Read: true, Summary: "every event whose subject or object is exactly NAME, across documents",
+	{Name: "entity", Args: "NAME", Min: 1, Max: 1, Kinds: []ArgKind{ArgEntity}, Flags: []Flag{FlagReceipt, FlagKeep},
+		Read: true, Summary: "every event whose subject or object is exactly NAME, across documents",
 		Example: "entity سعود",
 		Tool:    "entity", Description: "Every event whose subject or object is exactly the name, across documents, with its evidence span. Exact names only: no aliases are inferred."},
-	{Name: "entities", Read: true, Summary: "known entity names with their event counts",
+	{Name: "entities", Args: "[PREFIX]", Max: 1, Kinds: []ArgKind{ArgEntity},
+		Read: true, Summary: "known entity names with their event counts",
 		Example: "entities Al",
 		NoTool:  "a listing for completion and for people; an agent asks entity with an exact name, and docs and find list what there is"},
-	{Name: "receipts", Read: true, Summary: "list the receipts the archive issued (of one document; without DOC also those of cross-archive find and entity)",
+	{Name: "receipts", Args: "[DOC]", Max: 1, Kinds: []ArgKind{ArgDoc}, Flags: []Flag{flagVerify},
+		Read: true, Summary: "list the receipts the archive issued (of one document; without DOC also those of cross-archive find and entity)",
 		Example: "receipts testdata/samples/ahmed-khalid-ar.txt --verify",
 		NoTool:  "an agent is given the receipt of each result and verifies it with the verify tool"},
-	{Name: "verify", Read: true, Summary: "verify an archive receipt against the archive, or an original receipt against its .chronicle file",
+	{Name: "verify", Args: "RECEIPT", Min: 1, Max: 1, Kinds: []ArgKind{ArgPath},
+		Read: true, Summary: "verify an archive receipt against the archive, or an original receipt against its .chronicle file",
 		Example: "verify testdata/old/story.txt.chronicle.receipt",
 		Tool:    "verify", Description: verifyDescription},
-	{Name: "export", Summary: "write DIR/<name>.chronicle and its V2 INGEST receipt, as the original tool would",
+	{Name: "export", Args: "DOC DIR", Min: 2, Max: 2, Kinds: []ArgKind{ArgDoc, ArgPath},
+		Summary: "write DIR/<name>.chronicle and its V2 INGEST receipt, as the original tool would",
 		Example: "export testdata/samples/ahmed-khalid-ar.txt out"},
-	{Name: "import", Summary: "bring existing V1/V2 stores of the original tool, with the receipts beside them, into the archive",
+	{Name: "import", Args: "FILE.chronicle...", Min: 1, Max: Many, Kinds: []ArgKind{ArgPath},
+		Summary: "bring existing V1/V2 stores of the original tool, with the receipts beside them, into the archive",
 		Example: "import testdata/old/story.txt.chronicle"},
 	{Name: "migrate", Summary: "upgrade the archive to the current schema (opening it for writing does the same)",
 		Example: "migrate"},
@@ -75,16 +103,19 @@ var Table = []Spec{
 	{Name: "check", Read: true, Summary: "re-read every document: store rebuild, digests, events, cross references",
 		Example: "check",
 		NoTool:  "it re-reads the whole archive, an operator's task; every tool's answer is already checked as it is read"},
-	{Name: "claims", Summary: "check an agent's declared claims against the archive and keep claim-verification rows",
+	{Name: "claims", Args: "check FILE | read ROWS | verify ROWS | list", Min: 1, Max: 2, Kinds: []ArgKind{ArgVerb, ArgPath}, Flags: []Flag{flagOut}, Verbs: ClaimsVerbs,
+		Summary: "check an agent's declared claims against the archive and keep claim-verification rows",
 		Example: "claims check testdata/claims/agent-answer.jsonl --out rows.jsonl",
 		Tool:    "check_claims", Description: checkDescription},
 	{Name: "mcp", Summary: "serve the archive to AI agents as MCP tools over stdio (read-only but for claim checks)",
 		Example: "mcp --db chronicle.db"},
-	{Name: "help", Summary: "list commands, or show one command's usage and example (--json: the table as JSON Lines)",
+	{Name: "help", Args: "[COMMAND]", Max: 1, Kinds: []ArgKind{ArgCommand},
+		Summary: "list commands, or show one command's usage and example (--json: the table as JSON Lines)",
 		Example: "help query"},
 	{Name: "version", Summary: "Chronicle's version, commit, Go version and archive schema (also --version)",
 		Example: "version"},
-	{Name: "completion", Summary: "print the shell completion script (commands, flags, document names) for bash, zsh or fish",
+	{Name: "completion", Args: strings.Join(Shells, "|"), Min: 1, Max: 1, Kinds: []ArgKind{ArgShell},
+		Summary: "print the shell completion script (commands, flags, document names) for bash, zsh or fish",
 		Example: "completion bash"},
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/casper-chronicle/chronicle/engine"
+	"github.com/casper-chronicle/chronicle/engine/receipt"
 )
 
 // Input checks and limits shared by every front-end (the CLI, the REPL,
@@ -107,4 +108,15 @@ func FindLimit(n int) (int, error) {
 		return 0, inputErrorf("--limit %d is above %d", n, MaxLimit)
 	}
 	return n, nil
+}
+
+// CheckStorePath refuses a store path an original receipt cannot record
+// (`export` names its store in the INGEST receipt it writes): not UTF-8
+// text, or longer than receipt.MaxPathLen bytes. It is no InputError: the
+// path is formed from the directory and the document's name.
+func CheckStorePath(path string) error {
+	if !engine.ValidTextString(path) || len(path) > receipt.MaxPathLen {
+		return fmt.Errorf("store path %q cannot be recorded in a receipt (UTF-8, at most %d bytes)", path, receipt.MaxPathLen)
+	}
+	return nil
 }

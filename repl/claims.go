@@ -7,8 +7,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"time"
 
+	"github.com/casper-chronicle/chronicle/commands"
 	"github.com/casper-chronicle/chronicle/db"
 	"github.com/casper-chronicle/chronicle/db/fileio"
 	"github.com/casper-chronicle/chronicle/engine"
@@ -17,52 +17,31 @@ import (
 	"github.com/casper-chronicle/chronicle/engine/settle"
 )
 
-// claimsVerbs are the subcommands of `claims`, with their arguments.
-var claimsVerbs = []struct {
-	name, args, summary string
-	nargs               int
-	run                 func(x *ctx, args []string) error
-}{
-	{"check", "FILE [--out ROWS]", "check a claims file against the archive; one row per claim line, kept", 1, runClaimsCheck},
-	{"read", "ROWS", "the strict row reader on any rows file (no archive): `line N: ok` or why not", 1, runClaimsRead},
-	{"verify", "ROWS", "recompute every row from the archive (result, receipt, outcome): VALID or INVALID", 1, runClaimsVerify},
-	{"list", "", "the checks kept in the archive, with their counts per outcome", 0, runClaimsList},
-}
-
-// claimsVerbNames lists the subcommands (completion, help).
-func claimsVerbNames() []string {
-	out := make([]string, len(claimsVerbs))
-	for i, v := range claimsVerbs {
-		out[i] = v.name
-	}
-	return out
-}
-
-// claimsUsage is the help of each subcommand.
-func claimsUsage() []string {
-	var out []string
-	for _, v := range claimsVerbs {
-		out = append(out, fmt.Sprintf("claims %-24s %s", strings.TrimSpace(v.name+" "+v.args), v.summary))
-	}
-	return out
+// claimsRuns run the subcommands of `claims` (commands.ClaimsVerbs).
+var claimsRuns = map[string]func(x *ctx, args []string) error{
+	"check":  runClaimsCheck,
+	"read":   runClaimsRead,
+	"verify": runClaimsVerify,
+	"list":   runClaimsList,
 }
 
 // runClaims dispatches `claims VERB ...`.
 func runClaims(x *ctx) error {
 	verb, args := x.p.args[0], x.p.args[1:]
-	for _, v := range claimsVerbs {
-		if v.name != verb {
+	for _, v := range commands.ClaimsVerbs {
+		if v.Name != verb {
 			continue
 		}
-		if len(args) != v.nargs {
-			return usageErrorf("usage: %s", strings.TrimSpace("claims "+v.name+" "+v.args))
+		if len(args) != v.NArgs {
+			return usageErrorf("usage: %s", strings.TrimSpace("claims "+v.Name+" "+v.Args))
 		}
-		if x.p.has("out") && v.name != "check" {
+		if x.p.has("out") && v.Name != "check" {
 			return usageErrorf("--out belongs to `claims check`")
 		}
-		return v.run(x, args)
+		return claimsRuns[v.Name](x, args)
 	}
-	return usageErrorf("unknown claims command %q (check, read, verify or list)%s", verb, didYouMean(verb, claimsVerbNames(), strconv.Quote))
+	names := x.cmd.spec.VerbNames()
+	return usageErrorf("unknown claims command %q (%s)%s", verb, commands.OneOf(names), didYouMean(verb, names, strconv.Quote))
 }
 
 // readInput reads a whole input file, or stdin for "-", up to limit bytes.
@@ -86,8 +65,9 @@ func runClaimsCheck(x *ctx, args []string) error {
 	if err != nil {
 		return err
 	}
+	in := commands.ClaimsCheckIn{Claims: data}
 	// Refuse a bad file before the archive is touched (or created).
-	if _, err := claimcheck.ParseFile(data); err != nil {
+	if err := in.Check(); err != nil {
 		return fmt.Errorf("%s: %w", sanitize(args[0]), err)
 	}
 	a, err := x.openExisting()
@@ -95,7 +75,7 @@ func runClaimsCheck(x *ctx, args []string) error {
 		return err
 	}
 	bar := newProgress(x.env, 0)
-	rep, err := a.CheckClaimsWith(data, db.ClaimOptions{Progress: func(i, n int, doc string) {
+	out, err := commands.ClaimsCheck(a, in, db.ClaimOptions{Progress: func(i, n int, doc string) {
 		bar.total = n
 		bar.step(i, "result on "+sanitize(doc))
 	}})
@@ -103,10 +83,7 @@ func runClaimsCheck(x *ctx, args []string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", sanitize(args[0]), err)
 	}
-	var rows []byte
-	for _, r := range rep.Check.Rows {
-		rows = append(append(rows, r...), '\n')
-	}
+	rep, rows := out.Report, out.Rows()
 	if out := x.p.value("out"); out != "" {
 		if err := fileio.WriteOnce(out, rows); err != nil {
 			if errors.Is(err, fileio.ErrReceiptCollision) {
@@ -209,11 +186,6 @@ func (x *ctx) renderResultEvidence(res *db.ClaimResult, rule string) {
 	}
 }
 
-// formatTime renders Unix seconds as RFC 3339 UTC, as docs does.
-func formatTime(unix uint64) string {
-	return rfc3339(time.Unix(int64(unix), 0))
-}
-
 // clipText shortens s to at most n characters for a table cell.
 func clipText(s string, n int) string {
 	r := []rune(s)
@@ -237,26 +209,17 @@ func runClaimsRead(x *ctx, args []string) error {
 	if err != nil {
 		return err
 	}
-	bad := 0
-	for i, line := range lines {
-		_, err := claimrow.ReadRow(line)
-		if err != nil {
-			bad++
+	bad, _ := commands.ClaimsRead(lines, func(r commands.RowRead) error {
+		switch {
+		case x.machine():
+			printJSONLine(x.out(), r)
+		case !r.OK:
+			fmt.Fprintf(x.out(), "line %d: invalid: %s\n", r.Line, sanitize(r.Problem))
+		default:
+			fmt.Fprintf(x.out(), "line %d: ok\n", r.Line)
 		}
-		if x.machine() {
-			j := map[string]any{"line": i + 1, "ok": err == nil}
-			if err != nil {
-				j["problem"] = err.Error()
-			}
-			printJSONLine(x.out(), j)
-			continue
-		}
-		if err != nil {
-			fmt.Fprintf(x.out(), "line %d: invalid: %s\n", i+1, sanitize(err.Error()))
-		} else {
-			fmt.Fprintf(x.out(), "line %d: ok\n", i+1)
-		}
-	}
+		return nil
+	})
 	if bad > 0 {
 		return quietStatus(ExitFailure, kindInvalid, withObject(fmt.Errorf("%d of %d rows are invalid", bad, len(lines)), "file", args[0]))
 	}
@@ -268,50 +231,40 @@ func runClaimsVerify(x *ctx, args []string) error {
 	if err != nil {
 		return err
 	}
-	if len(lines) == 0 {
-		return fmt.Errorf("%s holds no rows", sanitize(args[0]))
+	in := commands.ClaimsVerifyIn{Rows: lines}
+	if err := in.Check(); err != nil {
+		return fmt.Errorf("%s %w", sanitize(args[0]), err)
 	}
 	a, err := x.open(false)
 	if err != nil {
 		return err
 	}
-	verdicts, err := a.VerifyRows(lines)
+	out, err := commands.ClaimsVerify(a, in)
 	if err != nil {
 		return err
 	}
-	bad := 0
 	asJSON := x.machine()
-	for _, v := range verdicts {
-		if v.Problem != "" {
-			bad++
-		}
+	for _, v := range out.Rows {
 		switch {
 		case asJSON:
-			j := map[string]any{"line": v.Line, "claimId": v.ClaimID, "verdict": "VALID"}
-			if v.Problem != "" {
-				j["verdict"], j["problem"] = "INVALID", v.Problem
-			}
-			printJSONLine(x.out(), j)
+			printJSONLine(x.out(), v)
 		case v.Problem != "" && v.ClaimID != "":
 			fmt.Fprintf(x.out(), "INVALID  line %d  %s: %s\n", v.Line, sanitize(v.ClaimID), sanitize(v.Problem))
 		case v.Problem != "":
 			fmt.Fprintf(x.out(), "INVALID  line %d: %s\n", v.Line, sanitize(v.Problem))
 		}
 	}
+	bad, rows := out.Verdict.Invalid, out.Verdict.Rows
 	switch {
 	case asJSON:
-		verdict := "VALID"
-		if bad > 0 {
-			verdict = "INVALID"
-		}
-		printJSONLine(x.out(), map[string]any{"verdict": verdict, "rows": len(verdicts), "invalid": bad})
+		printJSONLine(x.out(), out.Verdict)
 	case bad > 0:
-		fmt.Fprintf(x.out(), "INVALID (%d of %d rows)\n", bad, len(verdicts))
+		fmt.Fprintf(x.out(), "INVALID (%d of %d rows)\n", bad, rows)
 	default:
 		fmt.Fprintln(x.out(), "VALID")
 	}
 	if bad > 0 {
-		return quietStatus(ExitFailure, kindInvalid, withObject(fmt.Errorf("INVALID (%d of %d rows)", bad, len(verdicts)), "file", args[0]))
+		return quietStatus(ExitFailure, kindInvalid, withObject(fmt.Errorf("INVALID (%d of %d rows)", bad, rows), "file", args[0]))
 	}
 	return nil
 }
@@ -321,7 +274,7 @@ func runClaimsList(x *ctx, _ []string) error {
 	if err != nil {
 		return err
 	}
-	checks, err := a.ClaimChecks()
+	checks, err := commands.ClaimsList(a)
 	if err != nil {
 		return err
 	}
@@ -335,17 +288,13 @@ func runClaimsList(x *ctx, _ []string) error {
 			"NAMESPACE", "RUNID", "CLAIMS", "SUPPORTED", "CONTRADICTED", "UNVERIFIED", "FILE", "CHECKED")
 	}
 	for _, c := range checks {
-		n := c.Counts()
-		checked := formatTime(c.CheckedAt)
 		if asJSON {
-			printJSONLine(x.out(), map[string]any{"namespace": c.Namespace, "runId": c.RunID, "claims": len(c.Rows),
-				"supported": n[claimrow.Supported], "contradicted": n[claimrow.Contradicted], "unverified": n[claimrow.Unverified],
-				"file_sha256": c.FileSHA256.String(), "checked": checked})
+			printJSONLine(x.out(), c)
 			continue
 		}
 		fmt.Fprintf(x.out(), "%-20s  %-16s  %6d  %9d  %12d  %10d  %-12s  %s\n", sanitize(clipText(c.Namespace, 20)),
-			sanitize(clipText(c.RunID, 16)), len(c.Rows), n[claimrow.Supported], n[claimrow.Contradicted], n[claimrow.Unverified],
-			c.FileSHA256.Short(), checked)
+			sanitize(clipText(c.RunID, 16)), c.Claims, c.Supported, c.Contradicted, c.Unverified,
+			c.Check.FileSHA256.Short(), c.Checked)
 	}
 	return nil
 }

@@ -6,80 +6,88 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 
 	"github.com/casper-chronicle/chronicle/commands"
 )
 
-// command is one entry of the table shared by the CLI and the REPL.
+// command is one command as the CLI and the REPL run it: its entry of
+// the command table (package commands), which declares its arguments,
+// flags and help, and the function that runs and renders it.
 type command struct {
-	name    string
-	args    string // argument synopsis
-	summary string
-	example string
-	flags   []flagSpec
-	min     int // positional arguments
-	max     int // -1: unlimited
-	run     func(*ctx) error
+	spec *commands.Spec
+	run  func(*ctx) error
+
+	// Copied from spec, as every file of this package reads them.
+	name, args, summary, example string
+	flags                        []commands.Flag
+	min, max                     int // positional arguments; max -1: unlimited
 	// verbs lists the subcommands of a command that has them (`claims`),
 	// as "VERB ARGS  summary" lines for help.
 	verbs func() []string
 }
 
-var (
-	flagReceipt = flagSpec{name: "receipt", value: "FILE", help: "also write the receipt to FILE (never overwrites a different file); - prints it"}
-	flagDoc     = flagSpec{name: "doc", value: "DOC", help: "search one document"}
-	flagLimit   = flagSpec{name: "limit", value: "N", help: "show at most N documents (default 20)"}
-	flagName    = flagSpec{name: "name", value: "NAME", help: "also name the document NAME"}
-	flagKeep    = flagSpec{name: "keep", help: "keep the receipt in the archive (`receipts` lists it); without it the answer writes nothing"}
-	flagCommit  = flagSpec{name: "commit-every", value: "N", help: fmt.Sprintf("commit at most N files at a time (default %d); each commit lands whole", groupFiles)}
-)
+// runs is what repl does for each command of the table.
+var runs = map[string]func(*ctx) error{
+	"ingest":     runIngest,
+	"docs":       runDocs,
+	"show":       runShow,
+	"stats":      runStats,
+	"query":      runQuery,
+	"settle":     runSettle,
+	"claim":      runClaim,
+	"find":       runFind,
+	"entity":     runEntity,
+	"entities":   runEntities,
+	"receipts":   runReceipts,
+	"verify":     runVerify,
+	"export":     runExport,
+	"import":     runImport,
+	"migrate":    runMigrate,
+	"reindex":    runReindex,
+	"check":      runCheck,
+	"claims":     runClaims,
+	"mcp":        runMCP,
+	"help":       fitted(runHelp, helpWidth),
+	"version":    runVersion,
+	"completion": runCompletion,
+}
 
-// table is filled in init to let commands (help) refer to it.
+// table is the command table in help's order, filled in init to let
+// commands (help) refer to it.
 var table []*command
 
 func init() {
-	table = []*command{
-		{name: "ingest", args: "PATH...", min: 1, max: -1, run: runIngest, flags: []flagSpec{flagName, flagReceipt, flagCommit}},
-		{name: "docs", args: "", max: 0, run: runDocs, flags: []flagSpec{
-			{name: "limit", value: "N", help: "list at most N documents (default all); with more left, the readable view ends with the command of the next page"},
-			{name: "after", value: "DOC", help: "start after DOC (a name or hash prefix, e.g. the last row of the previous page)"},
-			{name: "sort", value: "ORDER", help: "import (the default), name (by first name, from the names index; documents without one last) or size (largest first; reads every record before the first row)"}}},
-		{name: "show", args: "DOC [FROM[-TO]]", min: 1, max: 2, run: runShow},
-		{name: "stats", args: "", max: 0, run: runStats},
-		{name: "query", args: "DOC QUESTION", min: 2, max: 2, run: runQuery, flags: []flagSpec{flagReceipt, flagKeep}},
-		{name: "settle", args: "QUESTION", min: 1, max: -1, run: runSettle, flags: []flagSpec{flagSettleDoc, flagReceipt, flagKeep}},
-		{name: "claim", args: "DOC SUBJECT PREDICATE OBJECT", min: 4, max: 4, run: runClaim, flags: []flagSpec{flagReceipt, flagKeep}},
-		{name: "find", args: "TERMS...", min: 1, max: -1, run: runFind, flags: []flagSpec{flagDoc, flagLimit, flagReceipt, flagKeep}},
-		{name: "entity", args: "NAME", min: 1, max: 1, run: runEntity, flags: []flagSpec{flagReceipt, flagKeep}},
-		{name: "entities", args: "[PREFIX]", max: 1, run: runEntities},
-		{name: "receipts", args: "[DOC]", max: 1, run: runReceipts, flags: []flagSpec{{name: "verify", help: "re-verify each receipt"}}},
-		{name: "verify", args: "RECEIPT", min: 1, max: 1, run: runVerify},
-		{name: "export", args: "DOC DIR", min: 2, max: 2, run: runExport},
-		{name: "import", args: "FILE.chronicle...", min: 1, max: -1, run: runImport},
-		{name: "migrate", args: "", max: 0, run: runMigrate},
-		{name: "reindex", args: "", max: 0, run: runReindex},
-		{name: "check", args: "", max: 0, run: runCheck},
-		{name: "claims", args: "check FILE | read ROWS | verify ROWS | list", min: 1, max: 2, run: runClaims,
-			flags: []flagSpec{{name: "out", value: "ROWS", help: "claims check: also write the rows to ROWS (never overwrites a different file)"}}, verbs: claimsUsage},
-		{name: "mcp", args: "", max: 0, run: runMCP},
-		{name: "help", args: "[COMMAND]", max: 1, run: fitted(runHelp, helpWidth)},
-		{name: "version", args: "", max: 0, run: runVersion},
-		{name: "completion", args: completionUsage, min: 1, max: 1, run: runCompletion},
-	}
-	// What each command does, as every front-end says it: the table of
-	// package commands.
-	for _, c := range table {
-		spec := commands.Lookup(c.name)
-		if spec == nil {
-			panic("repl: command " + c.name + " is not in the command table (package commands)")
+	for i := range commands.Table {
+		spec := &commands.Table[i]
+		run, ok := runs[spec.Name]
+		if !ok {
+			panic("repl: command " + spec.Name + " of the command table (package commands) has no run function")
 		}
-		c.summary, c.example = spec.Summary, spec.Example
+		c := &command{spec: spec, run: run, name: spec.Name, args: spec.Args, summary: spec.Summary, example: spec.Example,
+			flags: spec.Flags, min: spec.Min, max: spec.Max}
+		if len(spec.Verbs) > 0 {
+			c.verbs = func() []string { return verbLines(spec) }
+		}
+		table = append(table, c)
+	}
+	if len(table) != len(runs) {
+		panic("repl: a run function has no command in the command table (package commands)")
 	}
 	// The readable views that are tables fit the terminal (width.go).
 	for _, name := range []string{"docs", "stats", "entities", "receipts", "claims"} {
 		c := lookup(name)
 		c.run = fitted(c.run, 0)
 	}
+}
+
+// verbLines is the help of each subcommand of spec.
+func verbLines(spec *commands.Spec) []string {
+	var out []string
+	for _, v := range spec.Verbs {
+		out = append(out, fmt.Sprintf("%s %-24s %s", spec.Name, strings.TrimSpace(v.Name+" "+v.Args), v.Summary))
+	}
+	return out
 }
 
 // versionFlag is `chronicle --version`, the spelling most tools accept:

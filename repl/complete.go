@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/casper-chronicle/chronicle/commands"
 	"github.com/casper-chronicle/chronicle/db"
 	"github.com/casper-chronicle/chronicle/index"
 )
@@ -15,42 +16,6 @@ import (
 // names and hash prefixes for DOC arguments, entity names for NAME
 // arguments, and file paths for ingest, import, verify and export.
 type completer struct{ s *session }
-
-// argKind is what a positional argument names.
-type argKind int
-
-const (
-	argNone argKind = iota
-	argDoc
-	argPath
-	argEntity
-	argCommand
-	argClaimsVerb
-	argShell
-)
-
-// argKinds lists each command's positional arguments; the last kind
-// repeats for commands that take any number of arguments.
-var argKinds = map[string][]argKind{
-	"ingest":     {argPath},
-	"show":       {argDoc, argNone},
-	"query":      {argDoc, argNone},
-	"settle":     {argEntity},
-	"claim":      {argDoc, argEntity, argNone, argEntity},
-	"find":       {argNone},
-	"entity":     {argEntity},
-	"entities":   {argEntity},
-	"receipts":   {argDoc},
-	"verify":     {argPath},
-	"export":     {argDoc, argPath},
-	"import":     {argPath},
-	"help":       {argCommand},
-	"claims":     {argClaimsVerb, argPath},
-	"completion": {argShell},
-}
-
-// flagKinds: what a flag's value names.
-var flagKinds = map[string]argKind{"doc": argDoc, "receipt": argPath, "db": argPath, "out": argPath}
 
 // candidate is one completion: the whole word, and whether it is complete
 // (a space follows) rather than a directory to descend into.
@@ -118,7 +83,7 @@ func (c *completer) candidates(words []string, cur string) []candidate {
 		}
 		if strings.HasPrefix(w, "--") && w != "--" {
 			f, _, hasVal := strings.Cut(w[2:], "=")
-			if spec, ok := findFlag(cmd, f); ok && spec.value != "" && !hasVal {
+			if spec, ok := cmd.spec.Flag(f); ok && spec.Value != "" && !hasVal {
 				valueOf = f
 			}
 			if f == "db" && hasVal {
@@ -128,37 +93,32 @@ func (c *completer) candidates(words []string, cur string) []candidate {
 		}
 		idx++
 	}
-	kind := argNone
+	var kind commands.ArgKind
 	switch {
 	case valueOf != "":
-		kind = flagKinds[valueOf]
+		f, _ := cmd.spec.Flag(valueOf)
+		kind = f.Kind
 	case strings.HasPrefix(cur, "-"):
 		var flags []string
-		for _, f := range append(append([]flagSpec{}, cmd.flags...), globalFlags...) {
-			flags = append(flags, "--"+f.name)
+		for _, f := range cmd.spec.FlagsOf() {
+			flags = append(flags, "--"+f.Name)
 		}
 		return finals(flags)
 	default:
-		kinds := argKinds[name]
-		switch {
-		case idx < len(kinds):
-			kind = kinds[idx]
-		case len(kinds) > 0 && cmd.max < 0:
-			kind = kinds[len(kinds)-1]
-		}
+		kind = cmd.spec.ArgKind(idx)
 	}
 	switch kind {
-	case argCommand:
+	case commands.ArgCommand:
 		return finals(commandNames())
-	case argClaimsVerb:
-		return finals(claimsVerbNames())
-	case argShell:
-		return finals(shells)
-	case argPath:
+	case commands.ArgVerb:
+		return finals(cmd.spec.VerbNames())
+	case commands.ArgShell:
+		return finals(commands.Shells)
+	case commands.ArgPath:
 		return pathCandidates(cur)
-	case argDoc:
+	case commands.ArgDoc:
 		return c.docCandidates(dbFlag, cur)
-	case argEntity:
+	case commands.ArgEntity:
 		return c.entityCandidates(dbFlag, cur)
 	}
 	return nil
@@ -187,15 +147,6 @@ func sessionArgCandidates(name string, idx int, cur string) []candidate {
 		return finals(commandNames())
 	}
 	return nil
-}
-
-func findFlag(cmd *command, name string) (flagSpec, bool) {
-	for _, f := range append(append([]flagSpec{}, cmd.flags...), globalFlags...) {
-		if f.name == name {
-			return f, true
-		}
-	}
-	return flagSpec{}, false
 }
 
 func finals(values []string) []candidate {

@@ -5,6 +5,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/casper-chronicle/chronicle/commands"
 )
 
 // Shell completion (`chronicle completion bash|zsh|fish`), as restic,
@@ -19,9 +21,6 @@ import (
 // the table: help does not list it and `chronicle __complete` is not a
 // command a user types.
 const completeCommand = "__complete"
-
-// shells are the shells `completion` writes a script for.
-var shells = []string{"bash", "zsh", "fish"}
 
 // runCompletion prints the completion script for the shell named.
 func runCompletion(x *ctx) error {
@@ -73,7 +72,7 @@ func shellCandidates(env *Env, words []string) []candidate {
 		name, val, hasVal := strings.Cut(before[i][2:], "=")
 		if takesValue("--"+name) && !hasVal {
 			if i+1 == len(before) { // cur is its value
-				if flagKinds[name] == argPath {
+				if globalFlag(name).Kind == commands.ArgPath {
 					cands = pathCandidates(cur)
 				}
 				return matching(cands, cur)
@@ -198,5 +197,13 @@ complete -c chronicle -f -a '(__chronicle_complete)'
 `,
 }
 
-// completionUsage is the argument synopsis of `completion`.
-var completionUsage = strings.Join(shells, "|")
+// globalFlag is the global flag of that name (the zero Flag when there
+// is none).
+func globalFlag(name string) commands.Flag {
+	for _, f := range commands.GlobalFlags {
+		if f.Name == name {
+			return f
+		}
+	}
+	return commands.Flag{}
+}

@@ -1,8 +1,10 @@
-// Package repl holds the chronicle command table and everything that runs
-// it: argument and flag parsing, rendering (human view on a terminal, the
-// canonical JSON otherwise), exit codes, and the interactive loop. The CLI
-// subcommands and the REPL commands are the same table, so they share
-// arguments, output and errors.
+// Package repl runs the chronicle command table (package commands, which
+// declares every command's arguments and flags): argument and flag
+// parsing, rendering (human view on a terminal, the canonical JSON
+// otherwise), exit codes, and the interactive loop; it keeps one run
+// function per command (commands.go). The CLI subcommands and the REPL
+// commands are the same table, so they share arguments, output and
+// errors.
 //
 // # Basics
 //

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/casper-chronicle/chronicle/commands"
 	"github.com/casper-chronicle/chronicle/db"
 	"github.com/casper-chronicle/chronicle/db/fileio"
 
@@ -251,13 +252,13 @@ func firstUnknown(argv []string) string {
 // every command's flags.
 func allFlagNames() []string {
 	var names []string
-	for _, f := range globalFlags {
-		names = append(names, f.name)
+	for _, f := range commands.GlobalFlags {
+		names = append(names, f.Name)
 	}
 	for _, c := range table {
 		for _, f := range c.flags {
-			if !slices.Contains(names, f.name) {
-				names = append(names, f.name)
+			if !slices.Contains(names, f.Name) {
+				names = append(names, f.Name)
 			}
 		}
 	}
@@ -396,7 +397,7 @@ func archiveObject(path string, err error) error {
 // flagOf names the flag a parse error is about: the token at which
 // parseArgs, given ever longer prefixes of args, first fails as it failed
 // on all of them ("" when the error is about no flag).
-func flagOf(args []string, specs []flagSpec, err error) string {
+func flagOf(args []string, specs []commands.Flag, err error) string {
 	for k := 1; k <= len(args); k++ {
 		if _, perr := parseArgs(args[:k], specs); perr != nil && perr.Error() == err.Error() {
 			name, _, _ := strings.Cut(strings.TrimPrefix(args[k-1], "--"), "=")
@@ -482,15 +483,15 @@ func takesValue(arg string) bool {
 	if strings.Contains(name, "=") {
 		return false
 	}
-	for _, f := range globalFlags {
-		if f.name == name {
-			return f.value != ""
+	for _, f := range commands.GlobalFlags {
+		if f.Name == name {
+			return f.Value != ""
 		}
 	}
 	for _, c := range table {
 		for _, f := range c.flags {
-			if f.name == name {
-				return f.value != ""
+			if f.Name == name {
+				return f.Value != ""
 			}
 		}
 	}

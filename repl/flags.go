@@ -3,21 +3,13 @@ package repl
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/casper-chronicle/chronicle/commands"
 	"github.com/casper-chronicle/chronicle/db"
 )
-
-// flagSpec declares one --flag of a command.
-type flagSpec struct {
-	name  string // without dashes
-	value string // placeholder for flags that take a value; "" for booleans
-	help  string
-	// repeat: the flag may be given several times (values keeps them all).
-	repeat bool
-}
 
 // parsed is a command line split into positional arguments and flags.
 type parsed struct {
@@ -45,25 +37,17 @@ func (p *parsed) intValue(name string, def int) (int, error) {
 	return n, nil
 }
 
-// globalFlags are accepted by every command.
-var globalFlags = []flagSpec{
-	{name: "db", value: "PATH", help: "archive file (default $CHRONICLE_DB or ./chronicle.db)"},
-	{name: "wait", value: "DURATION", help: "wait this long for another process's lock (default $CHRONICLE_WAIT or 5s)"},
-	{name: "json", help: "print JSON (the canonical result line for query, claim and find)"},
-	{name: "text", help: "print the human view even when stdout is not a terminal"},
-}
-
 // parseArgs accepts flags before, between and after positional arguments;
 // "--" ends flags; "--name=value" and "--name value" both work.
-func parseArgs(args []string, specs []flagSpec) (*parsed, error) {
+func parseArgs(args []string, specs []commands.Flag) (*parsed, error) {
 	p := &parsed{flags: map[string]string{}, lists: map[string][]string{}}
-	lookup := func(name string) (flagSpec, bool) {
-		for _, s := range append(specs, globalFlags...) {
-			if s.name == name {
+	lookup := func(name string) (commands.Flag, bool) {
+		for _, s := range append(slices.Clone(specs), commands.GlobalFlags...) {
+			if s.Name == name {
 				return s, true
 			}
 		}
-		return flagSpec{}, false
+		return commands.Flag{}, false
 	}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -81,18 +65,18 @@ func parseArgs(args []string, specs []flagSpec) (*parsed, error) {
 			return nil, usageErrorf("unknown flag --%s%s", name, flagSuggestion(name, specs))
 		}
 		switch {
-		case spec.value == "" && hasVal:
+		case spec.Value == "" && hasVal:
 			return nil, usageErrorf("--%s takes no value", name)
-		case spec.value == "":
+		case spec.Value == "":
 			val = "true"
 		case !hasVal:
 			if i+1 >= len(args) {
-				return nil, usageErrorf("--%s needs %s", name, spec.value)
+				return nil, usageErrorf("--%s needs %s", name, spec.Value)
 			}
 			i++
 			val = args[i]
 		}
-		if _, dup := p.flags[name]; dup && !spec.repeat {
+		if _, dup := p.flags[name]; dup && !spec.Repeat {
 			return nil, usageErrorf("--%s given twice", name)
 		}
 		p.flags[name] = val
@@ -132,10 +116,10 @@ func inputError(err error) error {
 
 // flagSuggestion is the "did you mean" of an unknown --name: the nearest
 // of the command's flags and the global ones.
-func flagSuggestion(name string, specs []flagSpec) string {
+func flagSuggestion(name string, specs []commands.Flag) string {
 	var names []string
-	for _, s := range append(append([]flagSpec{}, specs...), globalFlags...) {
-		names = append(names, "--"+s.name)
+	for _, s := range append(slices.Clone(specs), commands.GlobalFlags...) {
+		names = append(names, "--"+s.Name)
 	}
 	return didYouMean("--"+name, names, func(s string) string { return s })
 }

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/casper-chronicle/chronicle/commands"
 )
 
 // Help's layout: synopses up to helpNameWidth columns share a line with
@@ -147,22 +149,22 @@ func commandHelp(w io.Writer, c *command, width int) {
 	}
 	// -h/--help is no flag of the table (helpRequest takes it before any
 	// command runs), but it is one to a reader of this help.
-	helpFlag := flagSpec{name: "help", help: "print this help"}
-	for _, f := range append(append(slices.Clone(c.flags), globalFlags...), helpFlag) {
-		name := "--" + f.name
-		if f.value != "" {
-			name += " " + f.value
+	helpFlag := commands.Flag{Name: "help", Help: "print this help"}
+	for _, f := range append(c.spec.FlagsOf(), helpFlag) {
+		name := "--" + f.Name
+		if f.Value != "" {
+			name += " " + f.Value
 		}
-		if f.name == helpFlag.name {
+		if f.Name == helpFlag.Name {
 			name = "-h, --help"
 		}
 		col := 2 + helpFlagWidth + 1
 		if width-col < helpMinSummary {
 			fmt.Fprintln(w, "  "+name)
-			fmt.Fprintln(w, wrapText(strings.Repeat(" ", helpStackIndent)+f.help, width, helpStackIndent))
+			fmt.Fprintln(w, wrapText(strings.Repeat(" ", helpStackIndent)+f.Help, width, helpStackIndent))
 			continue
 		}
-		fmt.Fprintln(w, wrapText(fmt.Sprintf("  %-*s %s", helpFlagWidth, name, f.help), width, col))
+		fmt.Fprintln(w, wrapText(fmt.Sprintf("  %-*s %s", helpFlagWidth, name, f.Help), width, col))
 	}
 	fmt.Fprintf(w, "example:\n  %s\n", c.example)
 }
@@ -218,10 +220,10 @@ func helpJSON(w io.Writer, only *command) error {
 			e.Verbs = c.verbs()
 		}
 		for _, f := range c.flags {
-			e.Flags = append(e.Flags, helpFlag{Name: "--" + f.name, Value: f.value, Help: f.help})
+			e.Flags = append(e.Flags, helpFlag{Name: "--" + f.Name, Value: f.Value, Help: f.Help})
 		}
-		for _, f := range globalFlags {
-			e.Flags = append(e.Flags, helpFlag{Name: "--" + f.name, Value: f.value, Help: f.help, Global: true})
+		for _, f := range commands.GlobalFlags {
+			e.Flags = append(e.Flags, helpFlag{Name: "--" + f.Name, Value: f.Value, Help: f.Help, Global: true})
 		}
 		printJSONLine(w, e)
 	}

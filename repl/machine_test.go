@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/casper-chronicle/chronicle/commands"
 	"github.com/casper-chronicle/chronicle/db"
 	"github.com/casper-chronicle/chronicle/db/fileio"
 
@@ -68,7 +69,7 @@ func TestReportJSON(t *testing.T) {
 
 // TestFlagOf: the flag a parse error is about.
 func TestFlagOf(t *testing.T) {
-	specs := []flagSpec{flagLimit, flagReceipt}
+	specs := []commands.Flag{commands.FlagLimit, commands.FlagReceipt}
 	for _, tc := range []struct {
 		args []string
 		want string

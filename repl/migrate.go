@@ -3,7 +3,7 @@ package repl
 import (
 	"fmt"
 
-	"github.com/casper-chronicle/chronicle/db"
+	"github.com/casper-chronicle/chronicle/commands"
 	"github.com/casper-chronicle/chronicle/original"
 )
 
@@ -43,24 +43,12 @@ func runImport(x *ctx) error {
 // or rejected (err, which names the path).
 func (x *ctx) importOutcome(path string, rep *original.Report, err error) {
 	if x.machine() {
-		j := map[string]any{"path": path}
 		if err != nil {
 			_, kind := classify(err)
-			j["outcome"], j["error"], j["message"] = "rejected", kind, err.Error()
-			printJSONLine(x.out(), j)
+			printJSONLine(x.out(), commands.ImportRejected(path, kind, err))
 			return
 		}
-		r := rep.Result
-		j["document_sha256"], j["store_version"], j["imported"] = r.Doc.SHA256.String(), r.Doc.Version, rfc3339(r.Doc.Imported())
-		switch {
-		case r.Conflict:
-			j["outcome"], j["receipts_not_imported"] = "conflict", len(rep.Receipts)
-		case r.Present:
-			j["outcome"], j["receipts"], j["receipts_kept_before"] = "present", r.Receipts, r.Unchanged
-		default:
-			j["outcome"], j["events"], j["receipts"] = "imported", len(rep.Store.Events), r.Receipts
-		}
-		printJSONLine(x.out(), j)
+		printJSONLine(x.out(), commands.ImportedOf(path, rep))
 		return
 	}
 	if err != nil {
@@ -82,39 +70,27 @@ func (x *ctx) importOutcome(path string, rep *original.Report, err error) {
 }
 
 // runMigrate upgrades the archive schema (opening for writing runs every
-// registered step in one transaction) and reports it.
+// registered step in one transaction) and reports it (commands.Migrate).
 func runMigrate(x *ctx) error {
 	a, err := x.openExisting()
 	if err != nil {
 		return err
 	}
-	v, err := a.Schema()
+	out, err := commands.Migrate(a)
 	if err != nil {
 		return err
 	}
-	var steps []db.Upgrade
-	if a.UpgradedFrom != 0 {
-		steps = db.Upgrades[a.UpgradedFrom-1 : v-1]
-	}
 	if x.machine() {
-		done := []map[string]any{}
-		for _, u := range steps {
-			done = append(done, map[string]any{"from": u.From, "to": u.From + 1, "summary": u.Summary})
-		}
-		from := v
-		if a.UpgradedFrom != 0 {
-			from = a.UpgradedFrom
-		}
-		printJSONLine(x.out(), map[string]any{"archive": a.Path(), "schema_from": from, "schema": v, "upgraded": a.UpgradedFrom != 0, "steps": done})
+		printJSONLine(x.out(), out)
 		return nil
 	}
-	if a.UpgradedFrom == 0 {
-		fmt.Fprintf(x.out(), "%s: schema %d, nothing to do\n", a.Path(), v)
+	if !out.Upgraded {
+		fmt.Fprintf(x.out(), "%s: schema %d, nothing to do\n", out.Archive, out.Schema)
 		return nil
 	}
-	fmt.Fprintf(x.out(), "%s: upgraded schema %d to %d\n", a.Path(), a.UpgradedFrom, v)
-	for _, u := range steps {
-		fmt.Fprintf(x.out(), "  %d→%d  %s\n", u.From, u.From+1, u.Summary)
+	fmt.Fprintf(x.out(), "%s: upgraded schema %d to %d\n", out.Archive, out.SchemaFrom, out.Schema)
+	for _, u := range out.Steps {
+		fmt.Fprintf(x.out(), "  %d→%d  %s\n", u.From, u.To, u.Summary)
 	}
 	return nil
 }

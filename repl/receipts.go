@@ -3,35 +3,24 @@ package repl
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/casper-chronicle/chronicle/commands"
 	"github.com/casper-chronicle/chronicle/db"
 	"github.com/casper-chronicle/chronicle/db/fileio"
-	"github.com/casper-chronicle/chronicle/engine"
 	"github.com/casper-chronicle/chronicle/engine/receipt"
 )
 
 // runReceipts lists the receipts the archive issued, optionally verifying
-// each one again.
+// each one again (commands.Receipts), one line each as they come.
 func runReceipts(x *ctx) error {
 	a, err := x.open(false)
 	if err != nil {
 		return err
 	}
-	var doc *db.Digest
+	in := commands.ReceiptsIn{Verify: x.p.has("verify")}
 	if len(x.p.args) == 1 {
-		d, err := a.Resolve(x.p.args[0])
-		if err != nil {
-			return err
-		}
-		doc = &d.SHA256
-	}
-	recs, err := a.Receipts(doc)
-	if err != nil {
-		return err
+		in.Document = &x.p.args[0]
 	}
 	labels := map[db.Digest]string{}
 	// A document that is gone keeps its short digest as label; one whose
@@ -48,136 +37,57 @@ func runReceipts(x *ctx) error {
 		}
 		return labels[doc]
 	}
-	invalid, unsupported := 0, 0
-	// verdictOf re-verifies with --verify and counts the outcomes.
-	verdictOf := func(verify func() (receipt.Outcome, error)) string {
-		if !x.p.has("verify") {
-			return ""
-		}
-		outcome, _ := verify()
-		switch outcome {
-		case receipt.Invalid:
-			invalid++
-		case receipt.Unsupported:
-			unsupported++
-		}
-		return outcome.String()
-	}
-	// A VALID receipt of a document the archive can no longer reach by
-	// its names or indexes (damageBeside): each such receipt's JSON says
-	// so, the listing ends with one line on stderr.
-	warnings := map[db.Digest]string{}
-	warned, firstWarning := 0, ""
-	warningOf := func(verdict string, doc db.Digest) string {
-		if verdict != receipt.Valid.String() {
-			return ""
-		}
-		w, ok := warnings[doc]
-		if !ok {
-			w = x.damageBeside(doc)
-			warnings[doc] = w
-		}
-		if w != "" {
-			if warned++; firstWarning == "" {
-				firstWarning = w
-			}
-		}
-		return w
-	}
-	for _, r := range recs {
-		verdict := verdictOf(func() (receipt.Outcome, error) { return a.Verify(r, receipt.Canonical{}) })
-		warning := warningOf(verdict, r.Document)
+	out, err := commands.Receipts(a, in, func(it commands.ReceiptItem) error {
 		if x.machine() {
-			j := map[string]any{"id": r.ID().String(), "kind": r.Kind, "document_sha256": r.Document.String(),
-				"question": r.Question, "receipt": string(r.Encode())}
-			if verdict != "" {
-				j["verdict"] = verdict
-			}
-			if warning != "" {
-				j["warning"] = warning
-			}
-			printJSONLine(x.out(), j)
-			continue
+			printJSONLine(x.out(), it.Line())
+			return nil
 		}
-		line := fmt.Sprintf("%s  %-6s  %s", r.ID().Short(), r.Kind, sanitize(labelOf(r.Document)))
-		if r.Question != "" {
-			line += "  " + sanitize(r.Question)
+		var line string
+		switch {
+		case it.Archive != nil:
+			r := it.Archive
+			line = fmt.Sprintf("%s  %-6s  %s", r.ID().Short(), r.Kind, sanitize(labelOf(r.Document)))
+			if r.Question != "" {
+				line += "  " + sanitize(r.Question)
+			}
+		case it.Set != nil:
+			fmt.Fprintln(x.out(), setReceiptLine(it.Set, it.Verdict))
+			return nil
+		default:
+			o := it.Original
+			line = fmt.Sprintf("%s  %-6s  %s  original %s", o.ID().Short(), originalKind(o.Bytes), sanitize(labelOf(o.Document)), sanitize(o.Name))
 		}
-		if verdict != "" {
-			line = verdict + "  " + line
+		if it.Verdict != "" {
+			line = it.Verdict + "  " + line
 		}
 		fmt.Fprintln(x.out(), line)
-	}
-	var sets []*db.SetReceipt
-	if doc == nil {
-		if sets, err = a.SetReceipts(); err != nil {
-			return err
-		}
-	}
-	sv := a.NewSetVerifier() // checks each bound document once for all receipts
-	for _, r := range sets {
-		verdict := verdictOf(func() (receipt.Outcome, error) { return sv.Verify(r) })
-		if x.machine() {
-			j := map[string]any{"id": r.ID().String(), "kind": r.Kind, "documents": r.Documents, "set_sha256": r.Set.String(),
-				"question": r.Question, "receipt": string(r.Encode())}
-			if r.Kind == db.KindArchiveFind {
-				j["limit"] = r.Limit
-			}
-			if verdict != "" {
-				j["verdict"] = verdict
-			}
-			printJSONLine(x.out(), j)
-			continue
-		}
-		fmt.Fprintln(x.out(), setReceiptLine(r, verdict))
-	}
-	originals, err := a.Originals(doc)
+		return nil
+	})
 	if err != nil {
 		return err
-	}
-	for _, o := range originals {
-		verdict := verdictOf(func() (receipt.Outcome, error) { return a.VerifyOriginal(o.Bytes, receipt.Canonical{}) })
-		warning := warningOf(verdict, o.Document)
-		if x.machine() {
-			j := map[string]any{"id": o.ID().String(), "original": o.Name, "document_sha256": o.Document.String(), "receipt": string(o.Bytes)}
-			if verdict != "" {
-				j["verdict"] = verdict
-			}
-			if warning != "" {
-				j["warning"] = warning
-			}
-			printJSONLine(x.out(), j)
-			continue
-		}
-		line := fmt.Sprintf("%s  %-6s  %s  original %s", o.ID().Short(), originalKind(o.Bytes), sanitize(labelOf(o.Document)), sanitize(o.Name))
-		if verdict != "" {
-			line = verdict + "  " + line
-		}
-		fmt.Fprintln(x.out(), line)
 	}
 	if labelErr != nil {
 		return labelErr
 	}
-	total := len(recs) + len(sets) + len(originals)
-	if total == 0 && !(x.machine()) {
+	if out.Total == 0 && !(x.machine()) {
 		fmt.Fprintln(x.out(), "(no receipts)")
 	}
 	// Exit like verify: 1 when any receipt is INVALID, else 3 when any is
 	// UNSUPPORTED.
-	if invalid > 0 {
-		return withStatus(ExitFailure, kindInvalid, fmt.Errorf("%d of %d receipts are INVALID", invalid, total))
+	if out.Invalid > 0 {
+		return withStatus(ExitFailure, kindInvalid, fmt.Errorf("%d of %d receipts are INVALID", out.Invalid, out.Total))
 	}
-	if unsupported > 0 {
+	if out.Unsupported > 0 {
 		return withStatus(ExitUnsupported, kindUnsupported,
-			fmt.Errorf("%d of %d receipts are UNSUPPORTED (V1 QUERY receipts: integrity checked, historical result not recomputed)", unsupported, total))
+			fmt.Errorf("%d of %d receipts are UNSUPPORTED (V1 QUERY receipts: integrity checked, historical result not recomputed)", out.Unsupported, out.Total))
 	}
 	// Only beside an exit 0: a failure's one line comes alone (the JSON
 	// lines carry their warnings either way).
-	if !x.machine() && warned == 1 {
-		fmt.Fprintf(x.env.Stderr, "%schronicle receipts: %s\n", x.env.where(), firstWarning)
-	} else if !x.machine() && warned > 1 {
+	if !x.machine() && out.Warned == 1 {
+		fmt.Fprintf(x.env.Stderr, "%schronicle receipts: %s\n", x.env.where(), out.FirstWarning)
+	} else if !x.machine() && out.Warned > 1 {
 		fmt.Fprintf(x.env.Stderr, "%schronicle receipts: warning: %d receipts are VALID from their documents' bytes, but archive %s is damaged (the first: %s); run `chronicle check`\n",
-			x.env.where(), warned, a.Path(), firstDamage(firstWarning))
+			x.env.where(), out.Warned, a.Path(), firstDamage(out.FirstWarning))
 	}
 	return nil
 }
@@ -324,16 +234,6 @@ func runVerify(x *ctx) error {
 	return quietStatus(outcome.ExitCode(), kind, withObject(why, "file", path))
 }
 
-// damageBeside is commands.DamageBeside on the command's archive ("" when
-// it cannot be opened).
-func (x *ctx) damageBeside(doc db.Digest) string {
-	a, err := x.open(false)
-	if err != nil {
-		return ""
-	}
-	return commands.DamageBeside(a, doc)
-}
-
 // firstDamage is what damageBeside's warning says is damaged.
 func firstDamage(warning string) string {
 	_, rest, _ := strings.Cut(warning, " is damaged (")
@@ -348,79 +248,26 @@ func verdictKind(o receipt.Outcome) string {
 	return kindInvalid
 }
 
-// runExport writes DIR/<base>.chronicle, byte-identical to the original
-// tool's store for the same source and import time, and a V2 (or V1)
-// INGEST receipt whose store path is that file name as formed from DIR.
+// runExport writes the document's store and its INGEST receipt
+// (commands.Export) and says where.
 func runExport(x *ctx) error {
 	a, err := x.open(false)
 	if err != nil {
 		return err
 	}
-	d, err := a.Resolve(x.p.args[0])
-	if err != nil {
-		return err
-	}
-	storeBytes, s, err := a.Rebuild(d)
-	if err != nil {
-		return err
-	}
-	dir := x.p.args[1]
-	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
-		return fmt.Errorf("%s is %s, not a directory; nothing was written", dir, fileio.Kind(st.Mode()))
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	base := filepath.Base(d.Label())
-	storePath := dir + "/" + base + ".chronicle"
-	if strings.HasSuffix(dir, "/") || strings.HasSuffix(dir, string(os.PathSeparator)) { // C:\out\ on Windows
-		storePath = dir + base + ".chronicle"
-	}
-	if !engine.ValidTextString(storePath) || len(storePath) > receipt.MaxPathLen {
-		return fmt.Errorf("store path %q cannot be recorded in a receipt (UTF-8, at most %d bytes)", storePath, receipt.MaxPathLen)
-	}
-	rec, err := receipt.New(receipt.KindIngest, storePath, "", storeBytes, s.Version, s.Document, nil)
-	if err != nil {
-		return err
-	}
-	receiptPath := storePath + ".receipt"
-	// Both files or neither: anything but a regular file in the way of
-	// either (a directory, a FIFO) is refused before anything is written,
-	// and a store this export created is removed when its receipt cannot
-	// be written. The files follow the umask, as the original tool's do.
-	for _, p := range []string{storePath, receiptPath} {
-		if err := fileio.CheckTarget(p); err != nil {
-			return fmt.Errorf("%w; nothing was written", err)
-		}
-	}
-	created := true
-	if err := fileio.CreateShared(storePath, storeBytes); err != nil {
-		if !errors.Is(err, os.ErrExist) {
-			return err
-		}
-		created = false
-		existing, rerr := fileio.ReadLimited(storePath, int64(len(storeBytes)))
-		if errors.Is(rerr, fileio.ErrNotRegular) {
-			return fmt.Errorf("%w; nothing was written", rerr)
-		}
-		if rerr != nil || string(existing) != string(storeBytes) {
-			err := fmt.Errorf("%s already exists with other content; nothing was overwritten", storePath)
-			return withObject(withStatus(ExitFailure, kindExists, err), "file", storePath)
-		}
-	}
-	if err := fileio.WriteOnceShared(receiptPath, rec.Encode()); err != nil {
-		if created {
-			os.Remove(storePath)
-			return fmt.Errorf("%w; the store %s was not kept either", err, storePath)
-		}
+	out, err := commands.Export(a, commands.ExportIn{Document: x.p.args[0], Dir: x.p.args[1]})
+	var ae *commands.ArgError
+	switch {
+	case errors.Is(err, commands.ErrOtherContent) && errors.As(err, &ae):
+		return withObject(withStatus(ExitFailure, kindExists, ae.Err), ae.Object, ae.Value)
+	case err != nil:
 		return err
 	}
 	if x.machine() {
-		printJSONLine(x.out(), map[string]any{"document_sha256": d.SHA256.String(), "store": storePath, "receipt": receiptPath,
-			"store_version": s.Version, "created": created})
+		printJSONLine(x.out(), out)
 		return nil
 	}
-	fmt.Fprintf(x.out(), "store=%s\nreceipt=%s\n", storePath, receiptPath)
+	fmt.Fprintf(x.out(), "store=%s\nreceipt=%s\n", out.Store, out.Receipt)
 	return nil
 }
 
@@ -433,32 +280,29 @@ func runCheck(x *ctx) error {
 	// Writers commit between the documents of a long check; Ctrl-C (in the
 	// REPL) stops it before the next document.
 	bar := newProgress(x.env, 0)
-	problems, err := a.CheckWith(x.context(), db.CheckOptions{Share: true,
-		Progress: func(i, n int, d *db.Document) { bar.total = n; bar.step(i, sanitize(d.Label())) }})
-	bar.clear()
-	for _, p := range problems {
+	opts := db.CheckOptions{Share: true,
+		Progress: func(i, n int, d *db.Document) { bar.total = n; bar.step(i, sanitize(d.Label())) }}
+	out, problems, err := commands.Check(x.context(), a, opts, func(p db.Problem) error {
+		bar.clear() // once the check is done; clearing again does nothing
 		if x.machine() {
-			j := map[string]any{"problem": p.Detail}
-			if p.Doc != "" {
-				j["document"] = p.Doc
-			}
-			printJSONLine(x.out(), j)
-			continue
+			printJSONLine(x.out(), commands.ProblemOf(p))
+			return nil
 		}
 		fmt.Fprintln(x.out(), sanitize(p.String()))
-	}
+		return nil
+	})
+	bar.clear()
 	if err != nil {
 		return err
 	}
-	if len(problems) > 0 {
-		return withStatus(ExitFailure, kindProblemsFound, fmt.Errorf("%s found in %s", plural(len(problems), "problem"), a.Path()))
+	if problems > 0 {
+		return withStatus(ExitFailure, kindProblemsFound, fmt.Errorf("%s found in %s", plural(problems, "problem"), a.Path()))
 	}
-	docs, _ := a.Docs()
 	if x.machine() {
-		printJSONLine(x.out(), map[string]any{"ok": true, "documents": len(docs), "archive": a.Path()})
+		printJSONLine(x.out(), out)
 		return nil
 	}
-	fmt.Fprintf(x.out(), "ok: %d documents checked in %s\n", len(docs), a.Path())
+	fmt.Fprintf(x.out(), "ok: %d documents checked in %s\n", out.Documents, out.Archive)
 	return nil
 }
 

@@ -3,6 +3,7 @@ package repl
 import (
 	"fmt"
 
+	"github.com/casper-chronicle/chronicle/commands"
 	"github.com/casper-chronicle/chronicle/db"
 )
 
@@ -15,7 +16,7 @@ func runReindex(x *ctx) error {
 		return err
 	}
 	bar := newProgress(x.env, 0)
-	n, err := a.ReindexWith(x.context(), db.ReindexOptions{Progress: func(done, total int) {
+	out, err := commands.Reindex(x.context(), a, db.ReindexOptions{Progress: func(done, total int) {
 		bar.total = total
 		bar.step(done, fmt.Sprintf("documents indexed in %s", a.Path()))
 	}})
@@ -24,9 +25,9 @@ func runReindex(x *ctx) error {
 		return err
 	}
 	if x.machine() {
-		printJSONLine(x.out(), map[string]any{"reindexed": n, "archive": a.Path()})
+		printJSONLine(x.out(), out)
 		return nil
 	}
-	fmt.Fprintf(x.out(), "reindexed %d documents in %s\n", n, a.Path())
+	fmt.Fprintf(x.out(), "reindexed %d documents in %s\n", out.Reindexed, out.Archive)
 	return nil
 }

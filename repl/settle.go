@@ -8,10 +8,6 @@ import (
 	"github.com/casper-chronicle/chronicle/db"
 )
 
-// flagSettleDoc chooses the documents of `settle` (repeatable).
-var flagSettleDoc = flagSpec{name: "doc", value: "DOC", repeat: true,
-	help: "settle over this document only (repeat it to choose several; default: every document)"}
-
 // runSettle answers a settlement question across documents: the reasoner
 // of `query` over the events of every document (or of the --doc
 // documents), in import then source order (db.Archive.Settle). Words of

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,6 +15,7 @@ import (
 
 	"github.com/casper-chronicle/chronicle"
 	"github.com/casper-chronicle/chronicle/commands"
+	"github.com/casper-chronicle/chronicle/db"
 	"github.com/casper-chronicle/chronicle/repl/mcpserver"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -128,14 +131,14 @@ func TestTableFlagsInEveryFrontEnd(t *testing.T) {
 			continue
 		}
 		for _, f := range c.flags {
-			if _, ok := cliOnlyFlags[f.name]; ok {
+			if _, ok := cliOnlyFlags[f.Name]; ok {
 				continue
 			}
-			field := f.name
-			if m, ok := toolField[c.name][f.name]; ok {
+			field := f.Name
+			if m, ok := toolField[c.name][f.Name]; ok {
 				field = m
 			}
-			require.Contains(t, inputs[spec.Tool], field, "%s --%s: the %s tool has no input %q, and the flag is not listed as CLI-only", c.name, f.name, spec.Tool, field)
+			require.Contains(t, inputs[spec.Tool], field, "%s --%s: the %s tool has no input %q, and the flag is not listed as CLI-only", c.name, f.Name, spec.Tool, field)
 		}
 	}
 }
@@ -281,6 +284,52 @@ func TestTableSameJSON(t *testing.T) {
 			require.Equal(t, want[i], h.(map[string]any)["event"])
 		}
 	})
+	t.Run("the Go API", func(t *testing.T) {
+		cliLine := func(args ...string) string {
+			var out, errOut bytes.Buffer
+			require.Equal(t, ExitOK, Exec(&Env{DBPath: path, Stdout: &out, Stderr: &errOut}, append(args, "--json")), errOut.String())
+			return strings.TrimSuffix(out.String(), "\n")
+		}
+		a, err := chronicle.Open(path, &chronicle.Options{ReadOnly: true})
+		require.NoError(t, err)
+		defer a.Close()
+		ans, err := a.Query(alice, "Did Alice repay Bob?")
+		require.NoError(t, err)
+		require.Equal(t, cliLine("query", alice, "Did Alice repay Bob?"), string(ans.JSON))
+		ans, err = a.Claim(alice, "Alice", "owns", "Book")
+		require.NoError(t, err)
+		require.Equal(t, cliLine("claim", alice, "Alice", "owns", "Book"), string(ans.JSON))
+		ans, err = a.FindIn(alice, "Saud")
+		require.NoError(t, err)
+		require.Equal(t, cliLine("find", "Saud", "--doc", alice), string(ans.JSON))
+		set, err := a.Settle("Did Alice repay Bob?")
+		require.NoError(t, err)
+		require.Equal(t, cliLine("settle", "Did Alice repay Bob?"), strings.TrimSuffix(string(set.JSON), "\n"))
+		// entity's lines, less their names (the receipt binds them)
+		want := cliJSON(t, path, "entity", "Saud")
+		set, err = a.Entity("Saud")
+		require.NoError(t, err)
+		lines := strings.Split(strings.TrimSuffix(string(set.JSON), "\n"), "\n")
+		require.Len(t, lines, len(want))
+		for i, l := range lines {
+			require.Equal(t, without(want[i], "names"), decodeJSON(t, l))
+		}
+		// the documents of docs
+		want = cliJSON(t, path, "docs")
+		docs, err := a.Documents()
+		require.NoError(t, err)
+		require.Len(t, docs, len(want))
+		for i, d := range docs {
+			require.Equal(t, want[i]["document_sha256"], d.SHA256)
+			require.Equal(t, want[i]["imported"], commands.RFC3339(d.ImportedAt))
+		}
+		// a receipt's verdict
+		v, err := a.Verify(ans.Receipt)
+		require.NoError(t, err)
+		rec := filepath.Join(dir, "api.receipt")
+		require.NoError(t, os.WriteFile(rec, ans.Receipt, 0o644))
+		require.Equal(t, cliJSON(t, path, "verify", rec)[0]["verdict"], string(v))
+	})
 	t.Run("verify", func(t *testing.T) {
 		rec := filepath.Join(dir, "find.receipt")
 		cliJSON(t, path, "find", "Saud", "--doc", alice, "--receipt", rec)
@@ -301,4 +350,241 @@ func TestTableSameJSON(t *testing.T) {
 		require.Equal(t, "VALID", got["verdict"])
 		require.Equal(t, without(want[0], "file"), without(got, "resultId"))
 	})
+}
+
+// TestTableFlagsEverywhere walks the command table: every flag of every
+// command (its own and the global ones) has help, is in `help COMMAND`
+// and `help COMMAND --json`, is accepted by the parser, is offered by
+// Tab completion and by `chronicle __complete`, which each shell's
+// completion script asks; the value of a flag that names a file
+// completes as a path. So a flag declared in the table reaches every one
+// of them.
+func TestTableFlagsEverywhere(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	require.NoError(t, os.WriteFile("a-file.txt", nil, 0o644))
+	env := &Env{DBPath: filepath.Join(dir, "none.db"), Stdout: io.Discard, Stderr: io.Discard, Text: true}
+	tab := &completer{s: newSession(env)}
+	for _, sh := range commands.Shells {
+		script, ok := completionScripts[sh]
+		require.True(t, ok, "no completion script for %s", sh)
+		require.Contains(t, script, " "+completeCommand+" -- ", "%s: the script asks the binary for its candidates", sh)
+	}
+	for _, spec := range commands.Table {
+		c := lookup(spec.Name)
+		require.NotNil(t, c, spec.Name)
+		var help, helpJSON bytes.Buffer
+		require.Equal(t, ExitOK, Exec(&Env{Stdout: &help, Stderr: &help, Text: true}, []string{"help", spec.Name}), help.String())
+		require.Equal(t, ExitOK, Exec(&Env{Stdout: &helpJSON, Stderr: &helpJSON}, []string{"help", spec.Name, "--json"}), helpJSON.String())
+		var entry helpEntry
+		require.NoError(t, json.Unmarshal(helpJSON.Bytes(), &entry))
+		var jsonFlags []string
+		for _, f := range entry.Flags {
+			jsonFlags = append(jsonFlags, f.Name)
+		}
+		var flags []string
+		for _, f := range spec.FlagsOf() {
+			flags = append(flags, "--"+f.Name)
+			what := spec.Name + " --" + f.Name
+			require.NotEmpty(t, f.Help, what)
+			require.Contains(t, strings.Join(strings.Fields(help.String()), " "), strings.Join(strings.Fields(f.Help), " "), "help %s", what)
+
+			args := []string{"--" + f.Name}
+			if f.Value != "" {
+				args = append(args, "v")
+			}
+			p, err := parseArgs(args, c.flags)
+			require.NoError(t, err, what)
+			require.True(t, p.has(f.Name), what)
+
+			prefix := "--" + f.Name[:1]
+			got, _ := complete(tab, spec.Name+" "+prefix)
+			require.Contains(t, got, strings.TrimPrefix("--"+f.Name, prefix)+" ", "Tab: %s", what)
+			require.Contains(t, shellComplete(t, env, spec.Name, prefix), "--"+f.Name, "__complete: %s", what)
+			if f.Kind == commands.ArgPath {
+				require.Contains(t, shellComplete(t, env, spec.Name, "--"+f.Name, "a-"), "a-file.txt", "the value of %s", what)
+			}
+		}
+		require.Equal(t, flags, jsonFlags, "help %s --json", spec.Name)
+	}
+	// a global flag before the command (`chronicle --db <Tab>`)
+	for _, f := range commands.GlobalFlags {
+		if f.Kind == commands.ArgPath {
+			require.Contains(t, shellComplete(t, env, "--"+f.Name, "a-"), "a-file.txt", "the value of --%s before the command", f.Name)
+		}
+	}
+}
+
+// shellComplete is what `chronicle __complete -- WORDS...` prints, one
+// candidate an element.
+func shellComplete(t *testing.T, env *Env, words ...string) []string {
+	t.Helper()
+	var out bytes.Buffer
+	require.Equal(t, ExitOK, runComplete(&Env{DBPath: env.DBPath, Stdout: &out, Stderr: io.Discard}, append([]string{"--"}, words...)))
+	return strings.Fields(out.String())
+}
+
+// lineJSON is v as the CLI prints it: one JSON line, decoded.
+func lineJSON(t *testing.T, v any) map[string]any {
+	t.Helper()
+	b, err := json.Marshal(v)
+	require.NoError(t, err)
+	return decodeJSON(t, string(b))
+}
+
+// withArchive opens the archive at path for the duration of fn (the CLI
+// opens and closes it around each command).
+func withArchive(t *testing.T, path string, fn func(a *db.Archive)) {
+	t.Helper()
+	a, err := db.Open(path, db.Options{MustExist: true})
+	require.NoError(t, err)
+	defer a.Close()
+	fn(a)
+}
+
+// TestTableTypedResults: for each command whose result is typed in
+// package commands and served by the CLI alone, the result's JSON (what a
+// Go caller of package commands gets) is the CLI's --json line, field for
+// field, so that the CLI only renders what the run function returned.
+func TestTableTypedResults(t *testing.T) {
+	t.Setenv("SOURCE_DATE_EPOCH", epoch)
+	t.Chdir("..")
+	dir := t.TempDir()
+	path := filepath.Join(dir, "chronicle.db")
+	var out bytes.Buffer
+	require.Equal(t, ExitOK, Exec(&Env{DBPath: path, Stdout: &out, Stderr: &out}, []string{"ingest", "testdata/samples"}), out.String())
+	const alice = "testdata/samples/alice-bob-en.txt"
+	const store = "testdata/old/story.txt.chronicle"
+
+	t.Run("import", func(t *testing.T) {
+		want := cliJSON(t, path, "import", store)
+		other := filepath.Join(dir, "other.db")
+		a, err := db.Open(other, db.Options{})
+		require.NoError(t, err)
+		defer a.Close()
+		got, err := commands.Import(a, store)
+		require.NoError(t, err)
+		require.Equal(t, []map[string]any{lineJSON(t, got)}, want)
+		require.Equal(t, commands.OutcomeImported, got.Outcome)
+	})
+	cliJSON(t, path, "find", "Saud", "--keep")
+	cliJSON(t, path, "query", alice, "Did Alice repay Bob?", "--keep")
+	t.Run("receipts", func(t *testing.T) {
+		for _, args := range [][]string{{"receipts"}, {"receipts", "--verify"}, {"receipts", alice}} {
+			want := cliJSON(t, path, args...)
+			in := commands.ReceiptsIn{Verify: slices.Contains(args, "--verify")}
+			if len(args) == 2 && args[1] == alice {
+				in.Document = &args[1]
+			}
+			var got []map[string]any
+			withArchive(t, path, func(a *db.Archive) {
+				sum, err := commands.Receipts(a, in, func(it commands.ReceiptItem) error {
+					got = append(got, lineJSON(t, it.Line()))
+					return nil
+				})
+				require.NoError(t, err)
+				require.Equal(t, len(want), sum.Total)
+			})
+			require.Equal(t, want, got, "%v", args)
+		}
+	})
+	t.Run("check", func(t *testing.T) {
+		want := cliJSON(t, path, "check")
+		withArchive(t, path, func(a *db.Archive) {
+			got, problems, err := commands.Check(context.Background(), a, db.CheckOptions{}, func(db.Problem) error { return nil })
+			require.NoError(t, err)
+			require.Zero(t, problems)
+			require.Equal(t, want, []map[string]any{lineJSON(t, got)})
+		})
+	})
+	t.Run("export", func(t *testing.T) {
+		exported := filepath.Join(dir, "exported")
+		want := cliJSON(t, path, "export", alice, exported)
+		withArchive(t, path, func(a *db.Archive) {
+			got, err := commands.Export(a, commands.ExportIn{Document: alice, Dir: exported})
+			require.NoError(t, err)
+			require.False(t, got.Created, "the same store is there")
+			require.Equal(t, true, want[0]["created"])
+			require.Equal(t, without(want[0], "created"), without(lineJSON(t, got), "created"))
+		})
+	})
+	t.Run("migrate and reindex", func(t *testing.T) {
+		want := cliJSON(t, path, "migrate")
+		withArchive(t, path, func(a *db.Archive) {
+			got, err := commands.Migrate(a)
+			require.NoError(t, err)
+			require.Equal(t, want, []map[string]any{lineJSON(t, got)})
+		})
+		want = cliJSON(t, path, "reindex")
+		withArchive(t, path, func(a *db.Archive) {
+			got, err := commands.Reindex(context.Background(), a, db.ReindexOptions{})
+			require.NoError(t, err)
+			require.Equal(t, want, []map[string]any{lineJSON(t, got)})
+		})
+	})
+	t.Run("claims", func(t *testing.T) {
+		const claims = "testdata/claims/agent-answer.jsonl"
+		rows := filepath.Join(dir, "rows.jsonl")
+		want := cliJSON(t, path, "claims", "check", claims, "--out", rows)
+		data, err := os.ReadFile(claims)
+		require.NoError(t, err)
+		withArchive(t, path, func(a *db.Archive) {
+			got, err := commands.ClaimsCheck(a, commands.ClaimsCheckIn{Claims: data}, db.ClaimOptions{})
+			require.NoError(t, err)
+			require.True(t, got.Report.Reused, "the CLI kept the same check")
+			var lines []map[string]any
+			for _, l := range strings.Split(strings.TrimSuffix(string(got.Rows()), "\n"), "\n") {
+				lines = append(lines, decodeJSON(t, l))
+			}
+			require.Equal(t, want, lines)
+		})
+		rowBytes, err := os.ReadFile(rows)
+		require.NoError(t, err)
+		// the Go API checks the same file to the same rows
+		api, err := chronicle.Open(path, nil)
+		require.NoError(t, err)
+		rep, err := api.CheckClaims(data)
+		require.NoError(t, err)
+		require.NoError(t, api.Close())
+		require.Equal(t, string(rowBytes), string(bytes.Join(rep.Rows, []byte("\n")))+"\n")
+		lines := bytes.Split(bytes.TrimSuffix(rowBytes, []byte("\n")), []byte("\n"))
+
+		want = cliJSON(t, path, "claims", "read", rows)
+		var read []map[string]any
+		bad, err := commands.ClaimsRead(lines, func(r commands.RowRead) error { read = append(read, lineJSON(t, r)); return nil })
+		require.NoError(t, err)
+		require.Zero(t, bad)
+		require.Equal(t, want, read)
+
+		want = cliJSON(t, path, "claims", "verify", rows)
+		withArchive(t, path, func(a *db.Archive) {
+			got, err := commands.ClaimsVerify(a, commands.ClaimsVerifyIn{Rows: lines})
+			require.NoError(t, err)
+			var verified []map[string]any
+			for _, r := range got.Rows {
+				verified = append(verified, lineJSON(t, r))
+			}
+			require.Equal(t, want, append(verified, lineJSON(t, got.Verdict)))
+		})
+
+		want = cliJSON(t, path, "claims", "list")
+		withArchive(t, path, func(a *db.Archive) {
+			got, err := commands.ClaimsList(a)
+			require.NoError(t, err)
+			var list []map[string]any
+			for _, c := range got {
+				list = append(list, lineJSON(t, c))
+			}
+			require.Equal(t, want, list)
+		})
+	})
+}
+
+// TestTableCommitEvery: the default that ingest's --commit-every states
+// in the table is the one ingest uses.
+func TestTableCommitEvery(t *testing.T) {
+	require.Equal(t, commands.CommitEvery, groupFiles)
+	f, ok := commands.Lookup("ingest").Flag("commit-every")
+	require.True(t, ok)
+	require.Contains(t, f.Help, fmt.Sprintf("(default %d)", groupFiles))
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/casper-chronicle/chronicle/commands"
 	"github.com/casper-chronicle/chronicle/db"
 	"github.com/casper-chronicle/chronicle/repl"
 
@@ -94,6 +95,25 @@ func TestCompletionBash(t *testing.T) {
 		require.Equal(t, []string{"testdata/"}, bashComplete(t, w, db, "ingest", "test"))
 		require.Equal(t, []string{"testdata/samples/"}, bashComplete(t, w, db, "ingest", "testdata/sa"))
 	})
+}
+
+// TestCompletionBashEveryFlag walks the command table: in bash, the
+// script offers every flag of every command, its own and the global ones,
+// so that a flag declared in the table (package commands) reaches the
+// shell with nothing else to change.
+func TestCompletionBashEveryFlag(t *testing.T) {
+	t.Parallel()
+	w := newWS(t)
+	for _, spec := range commands.Table {
+		t.Run(spec.Name, func(t *testing.T) {
+			t.Parallel()
+			var want []string
+			for _, f := range spec.FlagsOf() {
+				want = append(want, "--"+f.Name)
+			}
+			require.ElementsMatch(t, want, bashComplete(t, w, nil, spec.Name, "--"))
+		})
+	}
 }
 
 // TestCompleteQuiet: `chronicle __complete` never creates an archive,

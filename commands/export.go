@@ -1,0 +1,103 @@
+package commands
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/casper-chronicle/chronicle/db"
+	"github.com/casper-chronicle/chronicle/db/fileio"
+	"github.com/casper-chronicle/chronicle/engine/receipt"
+)
+
+// ErrOtherContent is the error of a file a command would write that
+// already exists with other bytes: nothing is overwritten. The CLI exits
+// 1 with the error kind "exists".
+var ErrOtherContent = errors.New("already exists with other content")
+
+// ExportIn is a document to export and the directory to write it in:
+// `export DOC DIR`.
+type ExportIn struct {
+	Document string
+	Dir      string
+}
+
+// Exported is what `export` wrote: its JSON is the `export --json` line
+// (fields in the order of their names). Created is false when the store
+// was there already with the same bytes.
+type Exported struct {
+	Created        bool   `json:"created"`
+	DocumentSHA256 string `json:"document_sha256"`
+	Receipt        string `json:"receipt"`
+	Store          string `json:"store"`
+	StoreVersion   int    `json:"store_version"`
+}
+
+// Export writes DIR/<base>.chronicle, byte-identical to the original
+// tool's store for the same source and import time, and a V2 (or V1)
+// INGEST receipt whose store path is that file name as formed from DIR.
+// Both files or neither: anything but a regular file in the way of either
+// (a directory, a FIFO) is refused before anything is written, and a
+// store this export created is removed when its receipt cannot be
+// written. A store already there with other bytes is an ArgError on the
+// file wrapping ErrOtherContent. The files follow the umask, as the
+// original tool's do.
+func Export(a *db.Archive, in ExportIn) (*Exported, error) {
+	d, err := a.Resolve(in.Document)
+	if err != nil {
+		return nil, err
+	}
+	storeBytes, s, err := a.Rebuild(d)
+	if err != nil {
+		return nil, err
+	}
+	dir := in.Dir
+	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
+		return nil, fmt.Errorf("%s is %s, not a directory; nothing was written", dir, fileio.Kind(st.Mode()))
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	base := filepath.Base(d.Label())
+	storePath := dir + "/" + base + ".chronicle"
+	if strings.HasSuffix(dir, "/") || strings.HasSuffix(dir, string(os.PathSeparator)) { // C:\out\ on Windows
+		storePath = dir + base + ".chronicle"
+	}
+	if err := db.CheckStorePath(storePath); err != nil {
+		return nil, err
+	}
+	rec, err := receipt.New(receipt.KindIngest, storePath, "", storeBytes, s.Version, s.Document, nil)
+	if err != nil {
+		return nil, err
+	}
+	receiptPath := storePath + ".receipt"
+	for _, p := range []string{storePath, receiptPath} {
+		if err := fileio.CheckTarget(p); err != nil {
+			return nil, fmt.Errorf("%w; nothing was written", err)
+		}
+	}
+	created := true
+	if err := fileio.CreateShared(storePath, storeBytes); err != nil {
+		if !errors.Is(err, os.ErrExist) {
+			return nil, err
+		}
+		created = false
+		existing, rerr := fileio.ReadLimited(storePath, int64(len(storeBytes)))
+		if errors.Is(rerr, fileio.ErrNotRegular) {
+			return nil, fmt.Errorf("%w; nothing was written", rerr)
+		}
+		if rerr != nil || string(existing) != string(storeBytes) {
+			return nil, &ArgError{Object: "file", Value: storePath, Err: fmt.Errorf("%s %w; nothing was overwritten", storePath, ErrOtherContent)}
+		}
+	}
+	if err := fileio.WriteOnceShared(receiptPath, rec.Encode()); err != nil {
+		if created {
+			os.Remove(storePath)
+			return nil, fmt.Errorf("%w; the store %s was not kept either", err, storePath)
+		}
+		return nil, err
+	}
+	return &Exported{Created: created, DocumentSHA256: d.SHA256.String(), Receipt: receiptPath, Store: storePath, StoreVersion: s.Version}, nil
+}
