@@ -12,11 +12,11 @@ import (
 	"github.com/casper-chronicle/chronicle/engine/settle"
 )
 
-func runQuery(x *ctx) error {
+func runQuery(x *invocation) error {
 	return x.answerQuestion(commands.QueryIn{Document: x.p.args[0], Question: x.p.args[1]})
 }
 
-func runClaim(x *ctx) error {
+func runClaim(x *invocation) error {
 	in, err := commands.ClaimIn{Document: x.p.args[0], Subject: x.p.args[1], Predicate: x.p.args[2], Object: x.p.args[3]}.Query()
 	if err != nil {
 		return inputError(err)
@@ -26,7 +26,7 @@ func runClaim(x *ctx) error {
 
 // answerQuestion evaluates a settlement or claim question on one document,
 // keeps its receipt in the archive and prints the result.
-func (x *ctx) answerQuestion(in commands.QueryIn) error {
+func (x *invocation) answerQuestion(in commands.QueryIn) error {
 	if err := in.Check(); err != nil {
 		return inputError(err)
 	}
@@ -34,7 +34,7 @@ func (x *ctx) answerQuestion(in commands.QueryIn) error {
 	if err != nil {
 		return err
 	}
-	asJSON := x.json()
+	asJSON := x.resultJSON()
 	switch {
 	case asJSON:
 		x.printAnswerJSON(ans.JSON, ans.Receipt)
@@ -49,13 +49,13 @@ func (x *ctx) answerQuestion(in commands.QueryIn) error {
 
 // keep reports whether an answer keeps its receipt in the archive:
 // --keep, or .keep on in the REPL. Otherwise answering writes nothing.
-func (x *ctx) keep() bool { return x.p.has("keep") || x.env.Keep }
+func (x *invocation) keep() bool { return x.p.has("keep") || x.env.Keep }
 
 // answerDocument opens the archive (for writing only when the receipt is
 // to be kept), resolves DOC and answers the question there (db.Answer: a
 // settlement or claim question, or find terms); the receipt is kept with
 // --keep and written with --receipt FILE (write-once).
-func (x *ctx) answerDocument(docArg string, kind db.ReceiptKind, question string) (*db.DocAnswer, error) {
+func (x *invocation) answerDocument(docArg string, kind db.ReceiptKind, question string) (*db.DocAnswer, error) {
 	open := func() (*db.Archive, error) { return x.open(false) }
 	if x.keep() {
 		open = x.openExisting
@@ -83,7 +83,7 @@ func (x *ctx) answerDocument(docArg string, kind db.ReceiptKind, question string
 // writeReceipt writes a receipt to --receipt FILE (write-once: an existing
 // file is left alone when it holds the same receipt, else it is an error);
 // nothing without --receipt or with --receipt -.
-func (x *ctx) writeReceipt(data []byte) error {
+func (x *invocation) writeReceipt(data []byte) error {
 	if path := x.p.value("receipt"); path != "" && path != "-" {
 		err := fileErr(path, fileio.WriteOnce(path, data))
 		if errors.Is(err, fileio.ErrReceiptCollision) {
@@ -95,7 +95,7 @@ func (x *ctx) writeReceipt(data []byte) error {
 }
 
 // receiptNote says where a receipt went, for the readable view.
-func (x *ctx) receiptNote(id db.Digest, listing string) string {
+func (x *invocation) receiptNote(id db.Digest, listing string) string {
 	file := x.p.value("receipt")
 	switch {
 	case x.keep() && file != "":
@@ -111,7 +111,7 @@ func (x *ctx) receiptNote(id db.Digest, listing string) string {
 // showSetReceipt ends a cross-archive result issued with --receipt or
 // --keep: the whole receipt with --receipt -, else on the readable view a
 // line saying where the receipt is.
-func (x *ctx) showSetReceipt(rec *db.SetReceipt, asJSON bool) {
+func (x *invocation) showSetReceipt(rec *db.SetReceipt, asJSON bool) {
 	switch {
 	case x.inlineReceipt(): // in the JSON (printSetAnswerJSON, printSetAnswer)
 	case x.p.value("receipt") == "-":
@@ -123,7 +123,7 @@ func (x *ctx) showSetReceipt(rec *db.SetReceipt, asJSON bool) {
 
 // showReceipt ends a result: the whole receipt with --receipt -, else on
 // the readable view a line saying where the receipt is.
-func (x *ctx) showReceipt(rec *db.Receipt, d *db.Document, asJSON bool) {
+func (x *invocation) showReceipt(rec *db.Receipt, d *db.Document, asJSON bool) {
 	switch {
 	case x.inlineReceipt(): // in the JSON line (printAnswerJSON)
 	case x.p.value("receipt") == "-":
@@ -133,14 +133,14 @@ func (x *ctx) showReceipt(rec *db.Receipt, d *db.Document, asJSON bool) {
 	}
 }
 
-func (x *ctx) renderSettlement(d *db.Document, r *settle.Settlement) {
+func (x *invocation) renderSettlement(d *db.Document, r *settle.Settlement) {
 	x.renderSettlementHead(r)
 	x.renderEvidence(d, r.Evidence, true)
 }
 
 // renderSettlementHead prints a settlement's status line (status, debt,
 // settled amount) and the notes that explain it, for query and settle.
-func (x *ctx) renderSettlementHead(r *settle.Settlement) {
+func (x *invocation) renderSettlementHead(r *settle.Settlement) {
 	w := x.out()
 	fmt.Fprintf(w, "%s", r.Status)
 	if r.Debt != nil {
@@ -174,7 +174,7 @@ func (x *ctx) renderSettlementHead(r *settle.Settlement) {
 // document, so the accepted frames (settle.Frames) and the exact selector
 // are listed; one that fits names no stored borrower and lender. The
 // JSON view is the canonical result alone, without it.
-func (x *ctx) renderNoDebtHint(question string) {
+func (x *invocation) renderNoDebtHint(question string) {
 	w := x.out()
 	if pairs := settle.FramePairs(question); len(pairs) > 0 {
 		// Name what the question was read as: a misspelt or lower-case
@@ -197,14 +197,14 @@ func (x *ctx) renderNoDebtHint(question string) {
 	fmt.Fprintln(w, "  @settlement<TAB>B<TAB>L  (any stored names; in a shell: $'@settlement\\tB\\tL')")
 }
 
-func (x *ctx) renderClaim(d *db.Document, r *settle.Claim) {
+func (x *invocation) renderClaim(d *db.Document, r *settle.Claim) {
 	fmt.Fprintf(x.out(), "%s  %s %s %s\n", r.Status, sanitize(r.Subject), sanitize(r.Predicate), sanitize(r.Object))
 	x.renderEvidence(d, r.Evidence, false)
 }
 
 // renderEvidence prints each span as `name:line  text`; counted payments
 // are marked with "+".
-func (x *ctx) renderEvidence(d *db.Document, evidence []settle.Evidence, marks bool) {
+func (x *invocation) renderEvidence(d *db.Document, evidence []settle.Evidence, marks bool) {
 	if len(evidence) == 0 {
 		fmt.Fprintln(x.out(), "(no evidence)")
 		return
@@ -221,7 +221,7 @@ func (x *ctx) renderEvidence(d *db.Document, evidence []settle.Evidence, marks b
 // runFind searches for TERMS. Several arguments are one query, joined
 // with single spaces as settle joins the words of its question, so
 // `find Saud Alice` is `find "Saud Alice"`: the same result and receipt.
-func runFind(x *ctx) error {
+func runFind(x *invocation) error {
 	in := commands.FindIn{Terms: strings.Join(x.p.args, " "), Document: x.p.value("doc")}
 	if x.p.has("doc") {
 		return x.findInDocument(in)
@@ -229,7 +229,7 @@ func runFind(x *ctx) error {
 	return x.findInArchive(in)
 }
 
-func (x *ctx) findInDocument(in commands.FindIn) error {
+func (x *invocation) findInDocument(in commands.FindIn) error {
 	if _, _, err := in.Check(true, false); err != nil {
 		return inputError(err)
 	}
@@ -238,7 +238,7 @@ func (x *ctx) findInDocument(in commands.FindIn) error {
 	if err != nil {
 		return err
 	}
-	asJSON := x.json()
+	asJSON := x.resultJSON()
 	if asJSON {
 		x.printAnswerJSON(ans.JSON, ans.Receipt)
 	} else {
@@ -248,7 +248,7 @@ func (x *ctx) findInDocument(in commands.FindIn) error {
 	return nil
 }
 
-func (x *ctx) renderFind(d *db.Document, res *find.Result) {
+func (x *invocation) renderFind(d *db.Document, res *find.Result) {
 	fmt.Fprintf(x.out(), "%s  %s in %s", res.Status, plural(res.TotalMatchingLines, "matching line"), sanitize(d.Label()))
 	if len(res.Matches) < res.TotalMatchingLines {
 		fmt.Fprintf(x.out(), " (best %d shown)", len(res.Matches))
@@ -300,7 +300,7 @@ func markTerms(text string, terms []string) string {
 // db.Archive.Find for the ranking. --receipt or --keep issue a receipt
 // that binds the documents the search ran over (db.SetReceipt); it is
 // kept in the archive with --keep only.
-func (x *ctx) findInArchive(in commands.FindIn) error {
+func (x *invocation) findInArchive(in commands.FindIn) error {
 	if err := db.CheckText("TERMS is", in.Terms); err != nil {
 		return inputError(err) // said before a wrong --limit, as it always was
 	}

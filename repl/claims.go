@@ -18,7 +18,7 @@ import (
 )
 
 // claimsRuns run the subcommands of `claims` (commands.ClaimsVerbs).
-var claimsRuns = map[string]func(x *ctx, args []string) error{
+var claimsRuns = map[string]func(x *invocation, args []string) error{
 	"check":  runClaimsCheck,
 	"read":   runClaimsRead,
 	"verify": runClaimsVerify,
@@ -26,7 +26,7 @@ var claimsRuns = map[string]func(x *ctx, args []string) error{
 }
 
 // runClaims dispatches `claims VERB ...`.
-func runClaims(x *ctx) error {
+func runClaims(x *invocation) error {
 	verb, args := x.p.args[0], x.p.args[1:]
 	for _, v := range commands.ClaimsVerbs {
 		if v.Name != verb {
@@ -45,7 +45,7 @@ func runClaims(x *ctx) error {
 }
 
 // readInput reads a whole input file, or stdin for "-", up to limit bytes.
-func (x *ctx) readInput(path string, limit int64) ([]byte, error) {
+func (x *invocation) readInput(path string, limit int64) ([]byte, error) {
 	if path != "-" {
 		data, err := fileio.ReadLimited(path, limit)
 		return data, fileErr(path, err)
@@ -60,7 +60,7 @@ func (x *ctx) readInput(path string, limit int64) ([]byte, error) {
 	return data, nil
 }
 
-func runClaimsCheck(x *ctx, args []string) error {
+func runClaimsCheck(x *invocation, args []string) error {
 	data, err := x.readInput(args[0], claimcheck.MaxFileBytes)
 	if err != nil {
 		return err
@@ -92,7 +92,7 @@ func runClaimsCheck(x *ctx, args []string) error {
 			return err
 		}
 	}
-	if x.json() {
+	if x.resultJSON() {
 		x.out().Write(rows)
 		return nil
 	}
@@ -101,7 +101,7 @@ func runClaimsCheck(x *ctx, args []string) error {
 }
 
 // renderClaimReport is the readable view of a check: one block per claim.
-func (x *ctx) renderClaimReport(rep *db.ClaimReport) {
+func (x *invocation) renderClaimReport(rep *db.ClaimReport) {
 	w := x.out()
 	fmt.Fprintf(w, "%-5s  %-12s  %-17s  %-20s  %s\n", "CLAIM", "OUTCOME", "REASON", "CLAIMED", "ARCHIVE")
 	counts := map[string]int{}
@@ -153,7 +153,7 @@ func (x *ctx) renderClaimReport(rep *db.ClaimReport) {
 // renderResultEvidence prints the evidence a result decided on as
 // `name:line  text` (`+` marks a counted payment): for the debt and its
 // currency the debt records only, else every evidence span or listed line.
-func (x *ctx) renderResultEvidence(res *db.ClaimResult, rule string) {
+func (x *invocation) renderResultEvidence(res *db.ClaimResult, rule string) {
 	label := sanitize(res.Doc.Label())
 	switch {
 	case res.Settlement != nil || res.Claim != nil:
@@ -196,7 +196,7 @@ func clipText(s string, n int) string {
 }
 
 // readRows reads a rows file (or stdin) as JSON Lines.
-func (x *ctx) readRows(path string) ([][]byte, error) {
+func (x *invocation) readRows(path string) ([][]byte, error) {
 	data, err := x.readInput(path, claimcheck.MaxFileBytes)
 	if err != nil {
 		return nil, err
@@ -204,14 +204,14 @@ func (x *ctx) readRows(path string) ([][]byte, error) {
 	return claimcheck.Lines(data), nil
 }
 
-func runClaimsRead(x *ctx, args []string) error {
+func runClaimsRead(x *invocation, args []string) error {
 	lines, err := x.readRows(args[0])
 	if err != nil {
 		return err
 	}
 	bad, _ := commands.ClaimsRead(lines, func(r commands.RowRead) error {
 		switch {
-		case x.machine():
+		case x.askedJSON():
 			printJSONLine(x.out(), r)
 		case !r.OK:
 			fmt.Fprintf(x.out(), "line %d: invalid: %s\n", r.Line, sanitize(r.Problem))
@@ -226,7 +226,7 @@ func runClaimsRead(x *ctx, args []string) error {
 	return nil
 }
 
-func runClaimsVerify(x *ctx, args []string) error {
+func runClaimsVerify(x *invocation, args []string) error {
 	lines, err := x.readRows(args[0])
 	if err != nil {
 		return err
@@ -243,7 +243,7 @@ func runClaimsVerify(x *ctx, args []string) error {
 	if err != nil {
 		return err
 	}
-	asJSON := x.machine()
+	asJSON := x.askedJSON()
 	for _, v := range out.Rows {
 		switch {
 		case asJSON:
@@ -269,7 +269,7 @@ func runClaimsVerify(x *ctx, args []string) error {
 	return nil
 }
 
-func runClaimsList(x *ctx, _ []string) error {
+func runClaimsList(x *invocation, _ []string) error {
 	a, err := x.open(false)
 	if err != nil {
 		return err
@@ -278,7 +278,7 @@ func runClaimsList(x *ctx, _ []string) error {
 	if err != nil {
 		return err
 	}
-	asJSON := x.machine()
+	asJSON := x.askedJSON()
 	if !asJSON {
 		if len(checks) == 0 {
 			fmt.Fprintln(x.out(), "no claim checks kept (`claims check FILE` makes one)")

@@ -16,7 +16,7 @@ import (
 // flags and help, and the function that runs and renders it.
 type command struct {
 	spec *commands.Spec
-	run  func(*ctx) error
+	run  func(*invocation) error
 
 	// Copied from spec, as every file of this package reads them.
 	name, args, summary, example string
@@ -28,7 +28,7 @@ type command struct {
 }
 
 // runs is what repl does for each command of the table.
-var runs = map[string]func(*ctx) error{
+var runs = map[string]func(*invocation) error{
 	"ingest":     runIngest,
 	"docs":       runDocs,
 	"show":       runShow,
@@ -120,7 +120,7 @@ func Names() []string {
 // mcpserver; README "MCP server"). The server is the chronicle-mcp binary
 // beside this one (see cmd/chronicle-mcp for why), given the archive and
 // lock wait resolved here; its exit code is this command's.
-func runMCP(x *ctx) error {
+func runMCP(x *invocation) error {
 	wait, err := x.wait()
 	if err != nil {
 		return err

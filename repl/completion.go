@@ -23,7 +23,7 @@ import (
 const completeCommand = "__complete"
 
 // runCompletion prints the completion script for the shell named.
-func runCompletion(x *ctx) error {
+func runCompletion(x *invocation) error {
 	script, ok := completionScripts[x.p.args[0]]
 	if !ok {
 		return usageErrorf("unknown shell %q; the shells are bash, zsh and fish", sanitize(x.p.args[0]))

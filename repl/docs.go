@@ -13,7 +13,7 @@ import (
 
 // docsIn reads the paging flags of `docs` into its input: --limit N,
 // --after DOC and --sort import|name|size.
-func docsIn(x *ctx, a *db.Archive) (commands.DocsIn, error) {
+func docsIn(x *invocation, a *db.Archive) (commands.DocsIn, error) {
 	limit, err := x.p.intValue("limit", 0)
 	if err != nil {
 		return commands.DocsIn{}, err
@@ -32,7 +32,7 @@ func docsIn(x *ctx, a *db.Archive) (commands.DocsIn, error) {
 
 // runDocs lists the documents as it reads them (commands.Docs): a page of
 // --limit rows reads only those records, whatever the archive's size.
-func runDocs(x *ctx) error {
+func runDocs(x *invocation) error {
 	a, err := x.open(false)
 	if err != nil {
 		return err
@@ -43,7 +43,7 @@ func runDocs(x *ctx) error {
 	}
 	w := bufio.NewWriterSize(x.out(), 64<<10)
 	defer w.Flush()
-	asJSON := x.machine()
+	asJSON := x.askedJSON()
 	var last *db.Document
 	more, err := commands.Docs(a, in, func(d *db.Document) error {
 		if asJSON {
@@ -78,7 +78,7 @@ func runDocs(x *ctx) error {
 }
 
 // runShow prints lines FROM..TO of a document with their numbers.
-func runShow(x *ctx) error {
+func runShow(x *invocation) error {
 	a, err := x.open(false)
 	if err != nil {
 		return err
@@ -93,7 +93,7 @@ func runShow(x *ctx) error {
 	}
 	// Buffered: a document can have millions of lines, each one write.
 	w := bufio.NewWriterSize(x.out(), 64<<10)
-	asJSON := x.machine()
+	asJSON := x.askedJSON()
 	_, err = commands.Show(a, in, func(l db.Line) error {
 		if asJSON {
 			// What printJSONLine prints for commands.Line, without
@@ -135,7 +135,7 @@ func parseLineRange(s string) (int, int, error) {
 	return from, to, nil
 }
 
-func runStats(x *ctx) error {
+func runStats(x *invocation) error {
 	a, err := x.open(false)
 	if err != nil {
 		return err
@@ -144,7 +144,7 @@ func runStats(x *ctx) error {
 	if err != nil {
 		return err
 	}
-	if x.machine() {
+	if x.askedJSON() {
 		printJSONLine(x.out(), st)
 		return nil
 	}

@@ -13,7 +13,7 @@ import (
 // runEntity lists every event whose subject or object is exactly NAME. It
 // is read-only unless --receipt asks for a receipt, which binds the
 // documents the lookup ran over (db.SetReceipt) and is kept in the archive.
-func runEntity(x *ctx) error {
+func runEntity(x *invocation) error {
 	name := x.p.args[0]
 	// NAME is one field of a record: checked as claim fields are.
 	in := commands.EntityIn{Name: name}
@@ -43,7 +43,7 @@ func runEntity(x *ctx) error {
 			fmt.Fprintf(x.out(), "no event names %s exactly%s (`entities PREFIX` lists known names)\n", sanitize(name), x.nearEntityNames(name))
 		},
 		x.renderEntityHit)
-	if !x.json() {
+	if !x.resultJSON() {
 		return x.noteCrossDocumentDebts(name, hits)
 	}
 	return nil
@@ -52,7 +52,7 @@ func runEntity(x *ctx) error {
 // nearEntityNames is "; did you mean X?" for the known entity names
 // nearest to name (Alice for alice), or "" (also when the names cannot be
 // read: the answer itself was complete).
-func (x *ctx) nearEntityNames(name string) string {
+func (x *invocation) nearEntityNames(name string) string {
 	a, err := x.open(false)
 	if err != nil {
 		return ""
@@ -71,7 +71,7 @@ func (x *ctx) nearEntityNames(name string) string {
 // noteCrossDocumentDebts says, after the readable view of an entity, which
 // of the debts it takes part in (as borrower or lender) are settled from
 // the events of several documents, and how to ask about them.
-func (x *ctx) noteCrossDocumentDebts(name string, hits []db.EntityHit) error {
+func (x *invocation) noteCrossDocumentDebts(name string, hits []db.EntityHit) error {
 	a, err := x.open(false)
 	if err != nil {
 		return err
@@ -111,7 +111,7 @@ func (x *ctx) noteCrossDocumentDebts(name string, hits []db.EntityHit) error {
 
 // renderEntityHit prints one event naming the entity: `name:line  role
 // predicate other  amount  modality/polarity/status`, then the evidence.
-func (x *ctx) renderEntityHit(h *db.EntityHit) {
+func (x *invocation) renderEntityHit(h *db.EntityHit) {
 	e := &h.Event
 	other := e.Object
 	if h.Role.String() == "object" {
@@ -126,7 +126,7 @@ func (x *ctx) renderEntityHit(h *db.EntityHit) {
 }
 
 // runEntities lists known names with their event counts.
-func runEntities(x *ctx) error {
+func runEntities(x *invocation) error {
 	prefix := ""
 	if len(x.p.args) == 1 {
 		prefix = x.p.args[0]
@@ -139,7 +139,7 @@ func runEntities(x *ctx) error {
 	if err != nil {
 		return err
 	}
-	if len(names) == 0 && !x.json() {
+	if len(names) == 0 && !x.resultJSON() {
 		// Said on the readable view only, as `entity` says it: the JSON
 		// view of no names is no lines.
 		if prefix == "" {

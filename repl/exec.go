@@ -100,17 +100,19 @@ func (e *Env) archivePath(flag string) string {
 	return db.DefaultPath
 }
 
-// ctx is one command invocation.
-type ctx struct {
+// invocation is one command being run: the session or process it runs in,
+// its table entry, its parsed arguments and the archive it opened.
+type invocation struct {
 	env     *Env
 	cmd     *command
 	p       *parsed
 	archive *db.Archive
 }
 
-// json reports whether a result must be printed as JSON: --json or --text
-// first, then the session mode, then JSON when stdout is not a terminal.
-func (x *ctx) json() bool {
+// resultJSON reports whether a result must be printed as JSON: --json or
+// --text first, then the session mode, then JSON when stdout is not a
+// terminal (askedJSON is the stricter rule of errors and receipts).
+func (x *invocation) resultJSON() bool {
 	switch {
 	case x.p.has("json"):
 		return true
@@ -124,20 +126,20 @@ func (x *ctx) json() bool {
 	return !x.env.StdoutTTY
 }
 
-func (x *ctx) out() io.Writer { return x.env.Stdout }
+func (x *invocation) out() io.Writer { return x.env.Stdout }
 
 // open opens the archive for the command, for writing when write is set.
-func (x *ctx) open(write bool) (*db.Archive, error) {
+func (x *invocation) open(write bool) (*db.Archive, error) {
 	return x.openArchive(db.Options{ReadOnly: !write})
 }
 
 // openExisting opens an archive that must already exist, for writing:
 // commands that only add receipts never create an archive from a typo.
-func (x *ctx) openExisting() (*db.Archive, error) {
+func (x *invocation) openExisting() (*db.Archive, error) {
 	return x.openArchive(db.Options{MustExist: true})
 }
 
-func (x *ctx) openArchive(opts db.Options) (*db.Archive, error) {
+func (x *invocation) openArchive(opts db.Options) (*db.Archive, error) {
 	if x.archive != nil {
 		return x.archive, nil
 	}
@@ -160,7 +162,7 @@ func (x *ctx) openArchive(opts db.Options) (*db.Archive, error) {
 // wait is how long opening waits for another process's lock: --wait,
 // then CHRONICLE_WAIT, then db.LockTimeout. A reader waits for a writer's
 // commit; a writer for the readers in the archive.
-func (x *ctx) wait() (time.Duration, error) {
+func (x *invocation) wait() (time.Duration, error) {
 	v, from := x.p.value("wait"), "--wait"
 	if v == "" {
 		v, from = os.Getenv("CHRONICLE_WAIT"), "CHRONICLE_WAIT"
@@ -195,7 +197,7 @@ func Exec(env *Env, argv []string) int {
 	if cmd == nil {
 		word := firstUnknown(given)
 		msg := fmt.Sprintf("%schronicle: %s", env.where(), unknownCommand(word))
-		if !argvMachine(env, given) {
+		if !argvAskedJSON(env, given) {
 			fmt.Fprintln(env.Stderr, msg)
 			return ExitUsage
 		}
@@ -212,7 +214,7 @@ func Exec(env *Env, argv []string) int {
 		return ExitUsage
 	}
 	err := cmd.exec(env, argv[1:])
-	return reportAs(env, cmd.name, argvMachine(env, argv[1:]), err)
+	return reportAs(env, cmd.name, argvAskedJSON(env, argv[1:]), err)
 }
 
 // unknownCommand is the message for a first word that names no command:
@@ -291,7 +293,7 @@ func (c *command) exec(env *Env, args []string) error {
 	if interruptible[c.name] && env.Context == nil {
 		defer catchInterrupt(env)()
 	}
-	x := &ctx{env: env, cmd: c, p: p}
+	x := &invocation{env: env, cmd: c, p: p}
 	defer func() {
 		if x.archive != nil {
 			x.archive.Close()
@@ -309,7 +311,7 @@ func (c *command) exec(env *Env, args []string) error {
 // The files named by --receipt and --out are checked before the command
 // runs: anything but a regular file there fails at once, before any work
 // is done.
-func runGuarded(x *ctx) error {
+func runGuarded(x *invocation) error {
 	path := x.env.archivePath(x.p.value("db"))
 	err := db.Guard(path, func() error {
 		if err := checkOutputFiles(x); err != nil {
@@ -323,7 +325,7 @@ func runGuarded(x *ctx) error {
 // checkOutputFiles refuses a --receipt FILE or --out ROWS that exists and
 // is not a regular file (a FIFO, a directory): write-once would only find
 // out after the answer was computed (and, for ingest, kept).
-func checkOutputFiles(x *ctx) error {
+func checkOutputFiles(x *invocation) error {
 	for _, flag := range []string{"receipt", "out"} {
 		if p := x.p.value(flag); p != "" && p != "-" {
 			if err := fileio.CheckTarget(p); err != nil {
@@ -441,7 +443,7 @@ func catchInterrupt(env *Env) func() {
 
 // context is the command's context: canceled on Ctrl-C (Env.Context),
 // never when no one can interrupt the command.
-func (x *ctx) context() context.Context {
+func (x *invocation) context() context.Context {
 	if x.env.Context == nil {
 		return context.Background()
 	}

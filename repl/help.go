@@ -24,7 +24,7 @@ const (
 
 // runHelp lists the commands or explains one; with --json it prints the
 // command table as JSON Lines instead.
-func runHelp(x *ctx) error {
+func runHelp(x *invocation) error {
 	w := x.out()
 	var c *command
 	if len(x.p.args) == 1 {
@@ -113,8 +113,8 @@ func helpRequest(argv []string) (help []string, ok bool) {
 // and in a session alike (the README's "help NAME explains each"): its
 // text fitted to the terminal, or its JSON line with --json or in JSON
 // mode.
-func sessionCommandHelp(x *ctx, name string, d sessionDoc) error {
-	if x.machine() {
+func sessionCommandHelp(x *invocation, name string, d sessionDoc) error {
+	if x.askedJSON() {
 		printJSONLine(x.out(), d.entry(name))
 		return nil
 	}

@@ -21,7 +21,7 @@ const groupFiles = db.GroupFiles
 // the archive is left as it was (not created). Ctrl-C cancels the
 // command's context: the group gathered so far commits, the rest is left
 // for a re-run.
-func runIngest(x *ctx) error {
+func runIngest(x *invocation) error {
 	entries := db.WalkPaths(x.p.args)
 	files, counted, empty := 0, 0, []string{}
 	for _, e := range entries {
@@ -86,7 +86,7 @@ func runIngest(x *ctx) error {
 // line on stderr ("chronicle ingest: DIR: no files to ingest in this
 // directory"), or with --json an outcome line "empty" with the reason, as
 // a skipped entry has (stdout stays JSON Lines, stderr JSON errors only).
-func (x *ctx) emptyDir(dir string) {
+func (x *invocation) emptyDir(dir string) {
 	if x.p.has("json") || x.env.JSON {
 		printJSONLine(x.out(), map[string]any{"path": dir, "outcome": db.OutcomeEmpty, "reason": db.ReasonEmpty})
 		return
@@ -104,7 +104,7 @@ func noFilesIn(dirs []string) string {
 
 // outcome prints one ingest line: text on a terminal, JSON Lines with --json
 // (a skipped one carries "reason"; rejected is rejected's).
-func (x *ctx) outcome(kind, path string, res *db.IngestResult, detail string) {
+func (x *invocation) outcome(kind, path string, res *db.IngestResult, detail string) {
 	if x.p.has("json") || x.env.JSON {
 		j := map[string]any{"path": path, "outcome": kind}
 		switch {
@@ -145,7 +145,7 @@ func (x *ctx) outcome(kind, path string, res *db.IngestResult, detail string) {
 // (indented, so that the outcome lines of a batch still line up). With
 // --json it is one record with "error" (that line) and the "file",
 // "line", "col", "byte" and "rule" fields (rejection.json).
-func (x *ctx) rejected(r *rejection) {
+func (x *invocation) rejected(r *rejection) {
 	if x.p.has("json") || x.env.JSON {
 		j := map[string]any{"path": r.path, "outcome": "rejected"}
 		r.json(j)

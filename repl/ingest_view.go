@@ -13,7 +13,7 @@ import (
 // entry as db reports it, and the progress line with the rate of the
 // files landed so far.
 type ingestView struct {
-	x        *ctx
+	x        *invocation
 	progress *progress
 	single   bool // one file: --receipt applies to it
 	rejected int

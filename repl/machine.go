@@ -202,17 +202,17 @@ func errorJSON(env *Env, name string, code int, kind string, err error) map[stri
 	return j
 }
 
-// machine reports whether the command prints for machines: --json, or a
+// askedJSON reports whether the command prints for machines: --json, or a
 // session in JSON mode without --text. Unlike results, errors and
 // receipts never switch to JSON only because stdout is not a terminal
 // (restic's rule): a script that did not ask for JSON reads text.
-func (x *ctx) machine() bool {
+func (x *invocation) askedJSON() bool {
 	return x.p.has("json") || x.env.JSON && !x.p.has("text")
 }
 
-// argvMachine is machine for a command line that may not parse: a
+// argvAskedJSON is askedJSON for a command line that may not parse: a
 // "--json" before any "--".
-func argvMachine(env *Env, argv []string) bool {
+func argvAskedJSON(env *Env, argv []string) bool {
 	for _, a := range argv {
 		switch a {
 		case "--":
@@ -232,8 +232,8 @@ const receiptField = "receipt"
 
 // inlineReceipt reports whether --receipt - goes inside the JSON instead
 // of being printed as text after the result.
-func (x *ctx) inlineReceipt() bool {
-	return x.p.value("receipt") == "-" && x.machine()
+func (x *invocation) inlineReceipt() bool {
+	return x.p.value("receipt") == "-" && x.askedJSON()
 }
 
 // printWithReceipt prints a one-line JSON answer (a canonical result, byte
@@ -241,7 +241,7 @@ func (x *ctx) inlineReceipt() bool {
 // {"receipt":"…","receipt_id":"…","result":R}. R is the
 // canonical line exactly, so it is what lies between `"result":` and the
 // final `}`.
-func (x *ctx) printWithReceipt(result []byte, id db.Digest, receipt []byte) {
+func (x *invocation) printWithReceipt(result []byte, id db.Digest, receipt []byte) {
 	rec, err := json.Marshal(string(receipt))
 	if err != nil {
 		panic(err)
@@ -251,14 +251,14 @@ func (x *ctx) printWithReceipt(result []byte, id db.Digest, receipt []byte) {
 
 // printReceiptLine prints a receipt as a JSON line of its own, after the
 // lines of an answer of several lines (find across the archive, entity).
-func (x *ctx) printReceiptLine(id db.Digest, receipt []byte) {
+func (x *invocation) printReceiptLine(id db.Digest, receipt []byte) {
 	printJSONLine(x.out(), map[string]any{receiptField: string(receipt), "receipt_id": id.String()})
 }
 
 // printAnswerJSON prints a one-line JSON answer of one document: the
 // canonical line, or with --receipt - in machine mode that line inside
 // printWithReceipt's object.
-func (x *ctx) printAnswerJSON(line []byte, rec *db.Receipt) {
+func (x *invocation) printAnswerJSON(line []byte, rec *db.Receipt) {
 	if x.inlineReceipt() {
 		x.printWithReceipt(line, rec.ID(), rec.Encode())
 		return
@@ -268,7 +268,7 @@ func (x *ctx) printAnswerJSON(line []byte, rec *db.Receipt) {
 
 // printSetAnswerJSON is printAnswerJSON for a one-line answer across
 // documents (settle), whose receipt, when one was issued, is a set receipt.
-func (x *ctx) printSetAnswerJSON(line []byte, rec *db.SetReceipt) {
+func (x *invocation) printSetAnswerJSON(line []byte, rec *db.SetReceipt) {
 	if rec != nil && x.inlineReceipt() {
 		x.printWithReceipt(line, rec.ID(), rec.Encode())
 		return

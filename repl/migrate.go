@@ -11,7 +11,7 @@ import (
 // beside them into the archive (original.ImportFiles): one outcome line
 // per store, a progress bar on a terminal, and Ctrl-C (which cancels the
 // command's context) stops it before the next store.
-func runImport(x *ctx) error {
+func runImport(x *invocation) error {
 	a, err := x.open(true)
 	if err != nil {
 		return err
@@ -41,8 +41,8 @@ func runImport(x *ctx) error {
 
 // importOutcome prints one store's outcome: imported, present, conflict
 // or rejected (err, which names the path).
-func (x *ctx) importOutcome(path string, rep *original.Report, err error) {
-	if x.machine() {
+func (x *invocation) importOutcome(path string, rep *original.Report, err error) {
+	if x.askedJSON() {
 		if err != nil {
 			_, kind := classify(err)
 			printJSONLine(x.out(), commands.ImportRejected(path, kind, err))
@@ -71,7 +71,7 @@ func (x *ctx) importOutcome(path string, rep *original.Report, err error) {
 
 // runMigrate upgrades the archive schema (opening for writing runs every
 // registered step in one transaction) and reports it (commands.Migrate).
-func runMigrate(x *ctx) error {
+func runMigrate(x *invocation) error {
 	a, err := x.openExisting()
 	if err != nil {
 		return err
@@ -80,7 +80,7 @@ func runMigrate(x *ctx) error {
 	if err != nil {
 		return err
 	}
-	if x.machine() {
+	if x.askedJSON() {
 		printJSONLine(x.out(), out)
 		return nil
 	}

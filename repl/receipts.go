@@ -13,7 +13,7 @@ import (
 
 // runReceipts lists the receipts the archive issued, optionally verifying
 // each one again (commands.Receipts), one line each as they come.
-func runReceipts(x *ctx) error {
+func runReceipts(x *invocation) error {
 	a, err := x.open(false)
 	if err != nil {
 		return err
@@ -38,7 +38,7 @@ func runReceipts(x *ctx) error {
 		return labels[doc]
 	}
 	out, err := commands.Receipts(a, in, func(it commands.ReceiptItem) error {
-		if x.machine() {
+		if x.askedJSON() {
 			printJSONLine(x.out(), it.Line())
 			return nil
 		}
@@ -69,7 +69,7 @@ func runReceipts(x *ctx) error {
 	if labelErr != nil {
 		return labelErr
 	}
-	if out.Total == 0 && !(x.machine()) {
+	if out.Total == 0 && !(x.askedJSON()) {
 		fmt.Fprintln(x.out(), "(no receipts)")
 	}
 	// Exit like verify: 1 when any receipt is INVALID, else 3 when any is
@@ -83,9 +83,9 @@ func runReceipts(x *ctx) error {
 	}
 	// Only beside an exit 0: a failure's one line comes alone (the JSON
 	// lines carry their warnings either way).
-	if !x.machine() && out.Warned == 1 {
+	if !x.askedJSON() && out.Warned == 1 {
 		fmt.Fprintf(x.env.Stderr, "%schronicle receipts: %s\n", x.env.where(), out.FirstWarning)
-	} else if !x.machine() && out.Warned > 1 {
+	} else if !x.askedJSON() && out.Warned > 1 {
 		fmt.Fprintf(x.env.Stderr, "%schronicle receipts: warning: %d receipts are VALID from their documents' bytes, but archive %s is damaged (the first: %s); run `chronicle check`\n",
 			x.env.where(), out.Warned, a.Path(), firstDamage(out.FirstWarning))
 	}
@@ -120,7 +120,7 @@ func setReceiptLine(r *db.SetReceipt, verdict string) string {
 // writes it to the --receipt file; what names the question in the error
 // for one too long ("the terms are"). Otherwise it answers read-only with
 // answer and the receipt is nil.
-func answerSet[H any](x *ctx, what, question string,
+func answerSet[H any](x *invocation, what, question string,
 	issue func(*db.Archive) ([]H, *db.SetReceipt, error), answer func(*db.Archive) ([]H, error)) ([]H, *db.SetReceipt, error) {
 	if !x.p.has("receipt") && !x.keep() {
 		a, err := x.open(false)
@@ -159,9 +159,9 @@ func answerSet[H any](x *ctx, what, question string,
 // printSetAnswer prints a cross-archive answer: one hitJSON line per hit
 // (with names) on the JSON view; else none when there is no hit, or render
 // for each hit; then, when a receipt was issued, showSetReceipt.
-func printSetAnswer[H any](x *ctx, hits []H, rec *db.SetReceipt,
+func printSetAnswer[H any](x *invocation, hits []H, rec *db.SetReceipt,
 	hitJSON func(h *H, names bool) []byte, none func(), render func(h *H)) {
-	asJSON := x.json()
+	asJSON := x.resultJSON()
 	switch {
 	case asJSON:
 		for i := range hits {
@@ -185,7 +185,7 @@ func printSetAnswer[H any](x *ctx, hits []H, rec *db.SetReceipt,
 // runVerify checks an archive receipt (of one document, or cross-archive)
 // against the archive, or an original V1/V2 receipt against the
 // .chronicle file it names, and prints the word.
-func runVerify(x *ctx) error {
+func runVerify(x *invocation) error {
 	path := x.p.args[0]
 	data, err := fileio.ReadLimited(path, db.MaxReceiptSize)
 	var outcome receipt.Outcome
@@ -207,7 +207,7 @@ func runVerify(x *ctx) error {
 	case outcome != receipt.Valid:
 		why = fmt.Errorf("%s: %s", path, outcome)
 	}
-	if x.machine() {
+	if x.askedJSON() {
 		j := commands.Verdict{File: path, Verdict: outcome.String(), Warning: warning}
 		if why != nil {
 			j.Problem = why.Error()
@@ -250,7 +250,7 @@ func verdictKind(o receipt.Outcome) string {
 
 // runExport writes the document's store and its INGEST receipt
 // (commands.Export) and says where.
-func runExport(x *ctx) error {
+func runExport(x *invocation) error {
 	a, err := x.open(false)
 	if err != nil {
 		return err
@@ -263,7 +263,7 @@ func runExport(x *ctx) error {
 	case err != nil:
 		return err
 	}
-	if x.machine() {
+	if x.askedJSON() {
 		printJSONLine(x.out(), out)
 		return nil
 	}
@@ -272,7 +272,7 @@ func runExport(x *ctx) error {
 }
 
 // runCheck re-reads everything; exit 1 with one line per problem.
-func runCheck(x *ctx) error {
+func runCheck(x *invocation) error {
 	a, err := x.open(false)
 	if err != nil {
 		return err
@@ -284,7 +284,7 @@ func runCheck(x *ctx) error {
 		Progress: func(i, n int, d *db.Document) { bar.total = n; bar.step(i, sanitize(d.Label())) }}
 	out, problems, err := commands.Check(x.context(), a, opts, func(p db.Problem) error {
 		bar.clear() // once the check is done; clearing again does nothing
-		if x.machine() {
+		if x.askedJSON() {
 			printJSONLine(x.out(), commands.ProblemOf(p))
 			return nil
 		}
@@ -298,7 +298,7 @@ func runCheck(x *ctx) error {
 	if problems > 0 {
 		return withStatus(ExitFailure, kindProblemsFound, fmt.Errorf("%s found in %s", plural(problems, "problem"), a.Path()))
 	}
-	if x.machine() {
+	if x.askedJSON() {
 		printJSONLine(x.out(), out)
 		return nil
 	}

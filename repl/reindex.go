@@ -10,7 +10,7 @@ import (
 // runReindex rebuilds the term, line and entity indexes, with a progress
 // bar on a terminal; Ctrl-C stops it between batches (the next open
 // finishes the rebuild).
-func runReindex(x *ctx) error {
+func runReindex(x *invocation) error {
 	a, err := x.openExisting()
 	if err != nil {
 		return err
@@ -24,7 +24,7 @@ func runReindex(x *ctx) error {
 	if err != nil {
 		return err
 	}
-	if x.machine() {
+	if x.askedJSON() {
 		printJSONLine(x.out(), out)
 		return nil
 	}

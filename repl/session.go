@@ -284,7 +284,7 @@ func (s *session) tableCommand(argv []string, run runner) int {
 // Lines too, each marked "session": JSON output never gets a text line.
 func (s *session) sessionExec(env *Env, argv []string) int {
 	name := argv[0]
-	machine := argvMachine(env, argv)
+	machine := argvAskedJSON(env, argv)
 	code := Exec(env, argv) // help NAME of a session command is runHelp's
 	if name == "help" && code == ExitOK && (len(argv) == 1 || machine && len(argv) == 2 && strings.HasPrefix(argv[1], "--")) {
 		if !machine {

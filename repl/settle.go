@@ -15,7 +15,7 @@ import (
 // `settle Alice Bob` asks "Alice Bob". Like `query` it writes nothing
 // unless --keep keeps its receipt (an ARCHIVE-SETTLE db.SetReceipt);
 // --receipt FILE writes it, --receipt - prints it.
-func runSettle(x *ctx) error {
+func runSettle(x *invocation) error {
 	in := commands.SettleIn{Question: strings.Join(x.p.args, " "), Documents: x.p.values("doc")}
 	if err := in.Check(); err != nil {
 		return inputError(err)
@@ -39,7 +39,7 @@ func runSettle(x *ctx) error {
 		return err
 	}
 	c := &answers[0]
-	asJSON := x.json()
+	asJSON := x.resultJSON()
 	if asJSON {
 		x.printSetAnswerJSON(db.SettleResult(c), rec)
 	} else {
@@ -55,7 +55,7 @@ func runSettle(x *ctx) error {
 // documents: the status line and notes as for `query`, the documents that
 // took part, each counted payment with its document, then every span as
 // `name:line  text` ("+" marks the counted payments).
-func (x *ctx) renderCrossSettlement(c *db.CrossSettlement) {
+func (x *invocation) renderCrossSettlement(c *db.CrossSettlement) {
 	w := x.out()
 	r := c.Result
 	x.renderSettlementHead(r)

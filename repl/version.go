@@ -67,7 +67,7 @@ func versionFrom(info *debug.BuildInfo, ok bool) versionInfo {
 }
 
 // runVersion prints the version: one line of text, or one JSON object.
-func runVersion(x *ctx) error {
+func runVersion(x *invocation) error {
 	v := buildVersion()
 	if x.p.has("json") || x.env.JSON {
 		printJSONLine(x.out(), v)

@@ -326,8 +326,8 @@ func (ww *wrapWriter) Flush() error {
 // the width (textWidth; help at most helpWidth). JSON output is never
 // touched: with --json or the session's JSON mode the command runs as it
 // is, and a JSON line is passed through by fitLine.
-func fitted(run func(*ctx) error, maxWidth int) func(*ctx) error {
-	return func(x *ctx) error {
+func fitted(run func(*invocation) error, maxWidth int) func(*invocation) error {
+	return func(x *invocation) error {
 		if x.p.has("json") || x.env.JSON {
 			return run(x)
 		}

@@ -49,7 +49,7 @@ const missingDoc = "000000000000000000000000000000000000000000000000000000000000
 // name (and a line naming no document for every other result they name),
 // then the claim lines, with result IDs in declaredResult replaced by
 // their ordinals.
-func claimsFile(ns, runID string, results []kept, claims []string) ([]byte, int, error) {
+func claimsFile(ns, runID string, results []issuedResult, claims []string) ([]byte, int, error) {
 	header := claimrow.ObjectValue(
 		claimrow.Member{Key: "chronicle-claims", Value: claimrow.IntValue(claimcheck.Version)},
 		claimrow.Member{Key: "namespace", Value: claimrow.StringValue(ns)},
@@ -157,7 +157,7 @@ func (s *Server) checkClaims(_ context.Context, req *mcp.CallToolRequest, in Che
 	st := s.session(req.Session)
 	s.mu.Lock()
 	ns, runID := st.namespace, st.runID()
-	results := append([]kept(nil), st.results...)
+	results := append([]issuedResult(nil), st.results...)
 	s.mu.Unlock()
 	data, firstClaim, err := claimsFile(ns, runID, results, in.Claims)
 	if err != nil {

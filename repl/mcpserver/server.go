@@ -41,11 +41,12 @@ type Server struct {
 	sessions map[*mcp.ServerSession]*session
 }
 
-// kept is what the server keeps of a result it returned: enough to write
-// its result line in a claims file. Document is "" for results that have
-// no result line (docs, show, settle, entity, verify, the listing of find
-// across the archive).
-type kept struct {
+// issuedResult is what the server keeps of a result it returned, so that
+// a later check_claims can name it: enough to write its result line in a
+// claims file. Document is "" for results that have no result line
+// (docs, show, settle, entity, verify, the listing of find across the
+// archive).
+type issuedResult struct {
 	Document string // SHA-256 hex
 	Query    string // a query question, or
 	Find     string // find terms
@@ -57,7 +58,7 @@ type session struct {
 	namespace string
 	base      string // runId without the run number
 	run       int
-	results   []kept // ordinal i+1
+	results   []issuedResult // ordinal i+1
 }
 
 func (s *session) runID() string { return fmt.Sprintf("%s-%d", s.base, s.run) }
@@ -157,7 +158,7 @@ func boundedName(ns string) string {
 }
 
 // issue gives the next result of the session its ID and keeps k for it.
-func (s *Server) issue(ss *mcp.ServerSession, k kept) string {
+func (s *Server) issue(ss *mcp.ServerSession, k issuedResult) string {
 	st := s.session(ss)
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -186,7 +186,7 @@ func (s *Server) docs(_ context.Context, req *mcp.CallToolRequest, in DocsIn) (*
 	if err != nil {
 		return nil, DocsOut{}, err
 	}
-	out.ResultID = s.issue(req.Session, kept{})
+	out.ResultID = s.issue(req.Session, issuedResult{})
 	return result(fmt.Sprintf("%s (result %s)", plural(len(out.Documents), "document"), out.ResultID), out), out, nil
 }
 
@@ -209,7 +209,7 @@ func (s *Server) show(_ context.Context, req *mcp.CallToolRequest, in ShowIn) (*
 	if err != nil {
 		return nil, ShowOut{}, err
 	}
-	out.ResultID = s.issue(req.Session, kept{})
+	out.ResultID = s.issue(req.Session, issuedResult{})
 	return result(fmt.Sprintf("%s of %s (result %s)", plural(len(out.Lines), "line"), out.Label, out.ResultID), out), out, nil
 }
 
@@ -226,7 +226,7 @@ func (s *Server) stats(_ context.Context, req *mcp.CallToolRequest, in StatsIn) 
 	if err != nil {
 		return nil, StatsOut{}, err
 	}
-	out.ResultID = s.issue(req.Session, kept{})
+	out.ResultID = s.issue(req.Session, issuedResult{})
 	return result(fmt.Sprintf("%s, %s (result %s)", plural(out.Documents, "document"), plural(out.Events, "event"), out.ResultID), out), out, nil
 }
 
@@ -255,7 +255,7 @@ func (s *Server) query(_ context.Context, req *mcp.CallToolRequest, in QueryIn) 
 	if err != nil {
 		return nil, Answer{}, err
 	}
-	out.ResultID = s.issue(req.Session, kept{Document: out.Document, Query: in.Question})
+	out.ResultID = s.issue(req.Session, issuedResult{Document: out.Document, Query: in.Question})
 	return result(fmt.Sprintf("%s (result %s; receipt %s)", status, out.ResultID, out.ReceiptID[:12]), out), out, nil
 }
 
@@ -288,16 +288,16 @@ func (s *Server) find(_ context.Context, req *mcp.CallToolRequest, in FindIn) (*
 		da := res.Answer
 		ans := answerOf(da)
 		out := FindOut{Document: ans.Document, Canonical: ans.Canonical, Result: ans.Result, ReceiptID: ans.ReceiptID, Receipt: ans.Receipt}
-		out.ResultID = s.issue(req.Session, kept{Document: ans.Document, Find: in.Terms, IsFind: true})
+		out.ResultID = s.issue(req.Session, issuedResult{Document: ans.Document, Find: in.Terms, IsFind: true})
 		status := da.Find.Status + " " + plural(da.Find.TotalMatchingLines, "matching line")
 		return result(fmt.Sprintf("%s (result %s)", status, out.ResultID), out), out, nil
 	}
 	out := FindOut{Hits: []FindHit{}, ReceiptID: res.Receipt.ID().String(), Receipt: string(res.Receipt.Encode())}
-	out.ResultID = s.issue(req.Session, kept{})
+	out.ResultID = s.issue(req.Session, issuedResult{})
 	for _, h := range res.Hits {
 		canonical := h.Result.JSON()
 		doc := h.Doc.SHA256.String()
-		out.Hits = append(out.Hits, FindHit{ResultID: s.issue(req.Session, kept{Document: doc, Find: in.Terms, IsFind: true}),
+		out.Hits = append(out.Hits, FindHit{ResultID: s.issue(req.Session, issuedResult{Document: doc, Find: in.Terms, IsFind: true}),
 			Document: doc, Names: h.Doc.Names, Canonical: string(canonical), Result: decode(canonical)})
 	}
 	summary := find.StatusNoMatch
@@ -330,7 +330,7 @@ func (s *Server) settle(_ context.Context, req *mcp.CallToolRequest, in SettleIn
 	if err != nil {
 		return nil, Answer{}, err
 	}
-	out.ResultID = s.issue(req.Session, kept{})
+	out.ResultID = s.issue(req.Session, issuedResult{})
 	return result(fmt.Sprintf("%s (result %s)", status, out.ResultID), out), out, nil
 }
 
@@ -354,7 +354,7 @@ func (s *Server) entity(_ context.Context, req *mcp.CallToolRequest, in EntityIn
 	if err != nil {
 		return nil, EntityOut{}, err
 	}
-	out.ResultID = s.issue(req.Session, kept{})
+	out.ResultID = s.issue(req.Session, issuedResult{})
 	verb := "name"
 	if len(out.Hits) == 1 {
 		verb = "names"
@@ -375,7 +375,7 @@ func (s *Server) verify(_ context.Context, req *mcp.CallToolRequest, in VerifyIn
 	if v.Why != nil {
 		out.Problem = v.Why.Error()
 	}
-	out.ResultID = s.issue(req.Session, kept{})
+	out.ResultID = s.issue(req.Session, issuedResult{})
 	summary := out.Verdict
 	if out.Problem != "" {
 		summary += ": " + out.Problem
