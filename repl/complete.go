@@ -10,6 +10,7 @@ import (
 	"github.com/casper-chronicle/chronicle/commands"
 	"github.com/casper-chronicle/chronicle/db"
 	"github.com/casper-chronicle/chronicle/index"
+	"github.com/casper-chronicle/chronicle/repl/shellwords"
 )
 
 // completer is the REPL's Tab completion: command names, flags, document
@@ -29,25 +30,25 @@ type candidate struct {
 // that word as typed.
 func (c *completer) Do(line []rune, pos int) ([][]rune, int) {
 	head := string(line[:pos])
-	sc := scanWords(head)
-	if sc.trailingBackslash {
+	sc := shellwords.Scan(head)
+	if sc.TrailingBackslash {
 		return nil, 0
 	}
 	cur, raw := "", ""
-	if sc.inWord {
-		cur, raw = sc.cur.String(), head[sc.curStart:]
+	if sc.InWord {
+		cur, raw = sc.Word, head[sc.WordStart:]
 	}
 	var out [][]rune
 	seen := map[string]bool{}
-	for _, cand := range c.candidates(sc.words, cur) {
+	for _, cand := range c.candidates(sc.Words, cur) {
 		if !strings.HasPrefix(cand.value, cur) || seen[cand.value] {
 			continue
 		}
 		seen[cand.value] = true
-		suffix := escapeFor(cand.value[len(cur):], sc.quote)
+		suffix := shellwords.Escape(cand.value[len(cur):], sc.Quote)
 		if cand.final {
-			if sc.quote != 0 {
-				suffix += string(sc.quote)
+			if sc.Quote != 0 {
+				suffix += string(sc.Quote)
 			}
 			suffix += " "
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/casper-chronicle/chronicle/commands"
+	"github.com/casper-chronicle/chronicle/repl/shellwords"
 )
 
 // Shell completion (`chronicle completion bash|zsh|fish`), as restic,
@@ -101,12 +102,12 @@ func shellCandidates(env *Env, words []string) []candidate {
 // shellWord is a word as the shell passed it with its quoting undone, as
 // far as it is typed: `"my fi` is `my fi`.
 func shellWord(w string) string {
-	sc := scanWords(w + " ")
-	if len(sc.words) == 1 && !sc.inWord {
-		return sc.words[0]
+	sc := shellwords.Scan(w + " ")
+	if len(sc.Words) == 1 && !sc.InWord {
+		return sc.Words[0]
 	}
-	if sc = scanWords(w); sc.inWord {
-		return sc.cur.String()
+	if sc = shellwords.Scan(w); sc.InWord {
+		return sc.Word
 	}
 	return w
 }

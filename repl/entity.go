@@ -8,6 +8,7 @@ import (
 	"github.com/casper-chronicle/chronicle/db"
 	"github.com/casper-chronicle/chronicle/engine"
 	"github.com/casper-chronicle/chronicle/engine/settle"
+	"github.com/casper-chronicle/chronicle/repl/shellwords"
 )
 
 // runEntity lists every event whose subject or object is exactly NAME. It
@@ -104,7 +105,7 @@ func (x *invocation) noteCrossDocumentDebts(name string, hits []db.EntityHit) er
 			question = "Did " + pair[0] + " repay " + pair[1] + "?"
 		}
 		fmt.Fprintf(x.out(), "note: %s takes part in the debt of %s to %s, recorded across %d documents (%s): `settle %s` settles it across them\n",
-			sanitize(name), sanitize(pair[0]), sanitize(pair[1]), len(labels), strings.Join(labels, ", "), Quote(question))
+			sanitize(name), sanitize(pair[0]), sanitize(pair[1]), len(labels), strings.Join(labels, ", "), shellwords.Quote(question))
 	}
 	return nil
 }

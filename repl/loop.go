@@ -16,6 +16,7 @@ import (
 	"github.com/chzyer/readline"
 
 	"github.com/casper-chronicle/chronicle/db"
+	"github.com/casper-chronicle/chronicle/repl/shellwords"
 )
 
 // interactive is the REPL on a terminal: readline with history and
@@ -286,17 +287,17 @@ func (s *session) guide(w io.Writer, st archiveState) {
 		}
 		fmt.Fprintf(w, "Chronicle: the archive %s holds %s with %s. Answers cite their evidence\n"+
 			"lines and leave a receipt that anyone can re-check.\n", name, plural(len(st.docs), "document"), plural(events, "event"))
-		doc, question, term := Quote(st.docs[0].Label()), `"Did BORROWER repay LENDER?"`, "WORD"
+		doc, question, term := shellwords.Quote(st.docs[0].Label()), `"Did BORROWER repay LENDER?"`, "WORD"
 		arabic := false
 		for _, d := range st.docs {
 			for _, n := range d.Names {
 				switch {
 				case strings.HasSuffix(n, "ahmed-khalid-ar.txt"):
-					doc, question, arabic = Quote(n), Quote("هل سدد أحمد دين خالد؟"), true
+					doc, question, arabic = shellwords.Quote(n), shellwords.Quote("هل سدد أحمد دين خالد؟"), true
 				case strings.HasSuffix(n, "alice-bob-en.txt"):
 					term = "Saud"
 					if !arabic {
-						doc, question = Quote(n), Quote("Did Alice repay Bob?")
+						doc, question = shellwords.Quote(n), shellwords.Quote("Did Alice repay Bob?")
 					}
 				}
 			}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/casper-chronicle/chronicle/repl/shellwords"
 	"github.com/stretchr/testify/require"
 )
 
@@ -28,9 +29,9 @@ func TestProgressOnTerminal(t *testing.T) {
 		chronicleBin + " check; " + chronicleBin + " reindex; " +
 		chronicleBin + " import old/alice-bob-en.txt.chronicle old2/ahmed-khalid-ar.txt.chronicle; " +
 		chronicleBin + " claims check claims.jsonl --text; echo finished; sleep 60"
-	out, err := tm.tmux("new-session", "-d", "-s", "main", "-x", "200", "-y", "50", "-c", w.dir, "sh -c "+Quote(script))
+	out, err := tm.tmux("new-session", "-d", "-s", "main", "-x", "200", "-y", "50", "-c", w.dir, "sh -c "+shellwords.Quote(script))
 	require.NoError(t, err, out)
-	out, err = tm.tmux("pipe-pane", "-t", "main", "-o", "cat >> "+Quote(log))
+	out, err = tm.tmux("pipe-pane", "-t", "main", "-o", "cat >> "+shellwords.Quote(log))
 	require.NoError(t, err, out)
 	require.NoError(t, os.WriteFile(filepath.Join(w.dir, "go"), nil, 0o644))
 	s := tm.waitFor("the commands to finish", func(s string) bool { return strings.Contains(s, "finished") })

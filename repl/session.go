@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/casper-chronicle/chronicle/db"
+	"github.com/casper-chronicle/chronicle/repl/shellwords"
 )
 
 // Main is the whole `chronicle` program: a command line runs one command
@@ -241,13 +242,13 @@ func splitSessionLine(text string) ([]string, error) {
 	t := strings.TrimLeft(text, " \t")
 	if strings.HasPrefix(t, `\`) {
 		name, rest, _ := strings.Cut(t, " ")
-		args, err := Split(rest)
+		args, err := shellwords.Split(rest)
 		return append([]string{strings.TrimRight(name, "\t\r")}, args...), err
 	}
 	if f := strings.Fields(t); len(f) == 2 && (f[0] == "help" || f[0] == ".help") && strings.HasPrefix(f[1], `\`) {
 		return f, nil
 	}
-	return Split(text)
+	return shellwords.Split(text)
 }
 
 // tableCommand runs a command of the table (help in a session adds the

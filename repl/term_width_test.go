@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/casper-chronicle/chronicle/repl/shellwords"
 	"github.com/stretchr/testify/require"
 )
 
@@ -18,11 +19,11 @@ func (tm *term) startEnv(width, height int, env []string, args ...string) {
 	tm.t.Helper()
 	line := "env"
 	for _, kv := range env {
-		line += " " + Quote(kv)
+		line += " " + shellwords.Quote(kv)
 	}
 	line += " " + chronicleBin
 	for _, a := range args {
-		line += " " + Quote(a)
+		line += " " + shellwords.Quote(a)
 	}
 	out, err := tm.tmux("new-session", "-d", "-s", "main", "-x", fmt.Sprint(width), "-y", fmt.Sprint(height), "-c", tm.w.dir, line)
 	require.NoError(tm.t, err, out)

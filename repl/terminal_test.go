@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/casper-chronicle/chronicle/repl/shellwords"
 	"github.com/stretchr/testify/require"
 )
 
@@ -65,7 +66,7 @@ func (tm *term) start(width, height int, args ...string) {
 	tm.t.Helper()
 	line := chronicleBin
 	for _, a := range args {
-		line += " " + Quote(a)
+		line += " " + shellwords.Quote(a)
 	}
 	// After a session ends, its server takes a moment to go away: a new
 	// session started meanwhile reaches the dying server, which tmux

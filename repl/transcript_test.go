@@ -25,6 +25,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/casper-chronicle/chronicle/repl/shellwords"
 	"github.com/stretchr/testify/require"
 )
 
@@ -61,7 +62,7 @@ func parseTranscript(path string) (*transcript, error) {
 		if directive != "run" {
 			return nil, fmt.Errorf("%s:%d: want `run [ARGS]`, got %q", path, i+1, l)
 		}
-		args, err := Split(rest)
+		args, err := shellwords.Split(rest)
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: %v", path, i+1, err)
 		}
@@ -122,7 +123,7 @@ func (tr *transcript) format() string {
 func quoteAll(args []string) string {
 	q := make([]string, len(args))
 	for i, a := range args {
-		q[i] = Quote(a)
+		q[i] = shellwords.Quote(a)
 	}
 	return strings.Join(q, " ")
 }

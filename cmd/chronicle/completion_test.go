@@ -12,6 +12,7 @@ import (
 	"github.com/casper-chronicle/chronicle/commands"
 	"github.com/casper-chronicle/chronicle/db"
 	"github.com/casper-chronicle/chronicle/repl"
+	"github.com/casper-chronicle/chronicle/repl/shellwords"
 
 	"github.com/stretchr/testify/require"
 )
@@ -27,11 +28,11 @@ func bashComplete(t *testing.T, w *ws, env []string, words ...string) []string {
 	require.Equal(t, 0, script.code, "%s", script)
 	var quoted []string
 	for _, wd := range words {
-		quoted = append(quoted, repl.Quote(wd))
+		quoted = append(quoted, shellwords.Quote(wd))
 	}
 	line := strings.Join(words, " ")
 	driver := fmt.Sprintf("%s\ncomplete -p chronicle >/dev/null || exit 9\nCOMP_WORDS=(chronicle %s)\nCOMP_CWORD=%d\nCOMP_LINE=%s\nCOMP_POINT=${#COMP_LINE}\n_chronicle\nprintf '%%s\\n' \"${COMPREPLY[@]}\"\n",
-		script.stdout, strings.Join(quoted, " "), len(words), repl.Quote("chronicle "+line))
+		script.stdout, strings.Join(quoted, " "), len(words), shellwords.Quote("chronicle "+line))
 	cmd := exec.Command("bash", "--norc", "--noprofile", "-c", driver)
 	cmd.Dir = w.dir
 	// the chronicle under test is the one on PATH, as an installed one is
@@ -184,7 +185,7 @@ func TestCompletionOtherShells(t *testing.T) {
 				return
 			}
 			complete := func(line string) []string {
-				cmd := exec.Command("fish", "--no-config", "-c", "source "+repl.Quote(path)+"; complete -C"+repl.Quote(line))
+				cmd := exec.Command("fish", "--no-config", "-c", "source "+shellwords.Quote(path)+"; complete -C"+shellwords.Quote(line))
 				cmd.Dir = w.dir
 				cmd.Env = append(baseEnv(), "PATH="+filepath.Dir(chronicleBin)+":"+os.Getenv("PATH"), "CHRONICLE_DB="+w.db)
 				out, err := cmd.CombinedOutput()

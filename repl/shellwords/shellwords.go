@@ -1,4 +1,4 @@
-package repl
+package shellwords
 
 import (
 	"fmt"
@@ -48,6 +48,17 @@ func Split(line string) ([]string, error) {
 	return words, nil
 }
 
+// Partial is a line read to its end without failing: the words it
+// completes, and the word still being typed (completion continues it).
+type Partial struct {
+	Words             []string // the words before the one being typed
+	Word              string   // the word being typed, its quoting undone
+	InWord            bool     // a word is being typed (possibly empty: '')
+	WordStart         int      // byte offset where that word starts
+	Quote             byte     // the quote open at the end, or 0
+	TrailingBackslash bool     // the line ends with an escaping backslash
+}
+
 // scan is the state of scanWords after the whole line.
 type scan struct {
 	words             []string
@@ -59,10 +70,20 @@ type scan struct {
 	trailingBackslash bool
 }
 
+// Scan reads line as Split does but never fails: an open quote or a
+// trailing backslash is reported, and the unfinished word is kept, for
+// completion.
+func Scan(line string) Partial {
+	sc := scanWords(line)
+	return Partial{
+		Words: sc.words, Word: sc.cur.String(), InWord: sc.inWord, WordStart: sc.curStart,
+		Quote: sc.quote, TrailingBackslash: sc.trailingBackslash,
+	}
+}
+
 // scanWords reads the line byte by byte (every special character is
 // ASCII, so other bytes, even invalid UTF-8, are copied exactly). It never
-// fails: Split turns an open quote into an error, completion uses the
-// partial word.
+// fails: Split turns an open quote into an error, Scan reports it.
 func scanWords(line string) *scan {
 	sc := &scan{}
 	start := func(i int) {
@@ -189,9 +210,9 @@ func escapeInDouble(c byte) string {
 	return string([]byte{c})
 }
 
-// escapeFor writes s for insertion into a line at a point where quote is
+// Escape writes s for insertion into a line at a point where quote is
 // open (0 for none): the continuation of a partly typed word.
-func escapeFor(s string, quote byte) string {
+func Escape(s string, quote byte) string {
 	var b strings.Builder
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])

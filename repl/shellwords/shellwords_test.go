@@ -1,4 +1,4 @@
-package repl
+package shellwords
 
 import (
 	"strings"
@@ -76,7 +76,7 @@ func TestQuote(t *testing.T) {
 	}
 }
 
-func TestEscapeFor(t *testing.T) {
+func TestEscape(t *testing.T) {
 	for _, tc := range []struct {
 		prefix, rest string
 		quote        byte
@@ -86,7 +86,7 @@ func TestEscapeFor(t *testing.T) {
 		{`show "my`, " doc's \"x\"\t\\#.txt", '"'},
 		{"query أ", "حمد وخالد", 0},
 	} {
-		line := tc.prefix + escapeFor(tc.rest, tc.quote)
+		line := tc.prefix + Escape(tc.rest, tc.quote)
 		if tc.quote != 0 {
 			line += string(tc.quote)
 		}
@@ -137,13 +137,13 @@ func FuzzSplit(f *testing.F) {
 				if q != 0 {
 					head, typed = "show "+string(q), ""
 				}
-				full := head + escapeFor(line, q)
+				full := head + Escape(line, q)
 				if q != 0 {
 					full += string(q)
 				}
 				got, err := Split(full)
 				if err != nil || len(got) != 2 || got[1] != typed+line {
-					t.Fatalf("escapeFor(%q, %q): %q splits to %q, %v", line, q, full, got, err)
+					t.Fatalf("Escape(%q, %q): %q splits to %q, %v", line, q, full, got, err)
 				}
 			}
 		}
