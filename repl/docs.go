@@ -9,6 +9,7 @@ import (
 
 	"github.com/casper-chronicle/chronicle/commands"
 	"github.com/casper-chronicle/chronicle/db"
+	"github.com/casper-chronicle/chronicle/internal/jsontext"
 )
 
 // docsIn reads the paging flags of `docs` into its input: --limit N,
@@ -99,7 +100,7 @@ func runShow(x *invocation) error {
 			// What printJSONLine prints for commands.Line, without
 			// joining the text.
 			fmt.Fprintf(w, `{"byte_end":%d,"byte_start":%d,"line":%d,"text":`, l.End, l.Start, l.Number)
-			writeJSONString(w, l.Text)
+			jsontext.Write(w, l.Text)
 			_, err := w.WriteString("}\n")
 			return err
 		}
