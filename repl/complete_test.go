@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/casper-chronicle/chronicle/db"
@@ -102,10 +101,6 @@ func TestComplete(t *testing.T) {
 }
 
 func TestPagerDecision(t *testing.T) {
-	require.Equal(t, 0, screenRows(nil, 80))
-	require.Equal(t, 2, screenRows([]byte("a\nb\n"), 80))
-	require.Equal(t, 3, screenRows([]byte("a\n"+strings.Repeat("x", 100)+"\n"), 80), "a long line wraps")
-	require.Equal(t, 1, screenRows([]byte("أحمد\n"), 80))
 	require.False(t, needsPager([]byte("a\nb\n"), 80, 3))
 	require.True(t, needsPager([]byte("a\nb\nc\n"), 80, 3), "one row stays for the prompt")
 	require.False(t, needsPager([]byte("a\nb\nc\n"), 80, 0), "unknown height: no pager")

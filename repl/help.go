@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/casper-chronicle/chronicle/commands"
+	"github.com/casper-chronicle/chronicle/repl/termtext"
 )
 
 // Help's layout: synopses up to helpNameWidth columns share a line with
@@ -129,11 +130,11 @@ func helpNames() []string {
 }
 
 // helpLayoutWidth is the width help is laid out for: the terminal's (or
-// $COLUMNS), at most helpWidth; helpWidth when unknown. The wrapWriter
+// $COLUMNS), at most helpWidth; helpWidth when unknown. The termtext.Writer
 // the command runs behind (fitted) wraps any other line to the same width.
 func helpLayoutWidth(env *Env) int {
 	if w := env.textWidth(); w > 0 && w < helpWidth {
-		return max(w, minWrap)
+		return max(w, termtext.MinWrap)
 	}
 	return helpWidth
 }
@@ -186,7 +187,7 @@ func helpItem(w io.Writer, synopsis, summary string, width int) {
 // wrapText wraps text at spaces to width columns, continuation lines
 // indented by indent spaces (a word wider than a line is cut).
 func wrapText(text string, width, indent int) string {
-	return strings.Join(fitLineIndent(text, width, indent), "\n")
+	return strings.Join(termtext.FitLineIndent(text, width, indent), "\n")
 }
 
 // helpFlag is one flag in `help --json`.

@@ -4,20 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/casper-chronicle/chronicle/repl/termtext"
 	"github.com/stretchr/testify/require"
 )
-
-// TestWrapWriterExample: the line after "example:" and an "example: X"
-// line pass through whole; the next lines wrap again.
-func TestWrapWriterExample(t *testing.T) {
-	var b strings.Builder
-	ww := &wrapWriter{w: &b, width: 20}
-	long := "  query a.txt \"did alice repay bob?\""
-	_, err := ww.Write([]byte("example:\n" + long + "\nexample: " + long + "\none two three four five six\n"))
-	require.NoError(t, err)
-	require.NoError(t, ww.Flush())
-	require.Equal(t, "example:\n"+long+"\nexample: "+long+"\none two three four\nfive six\n", b.String())
-}
 
 // TestGuideRows: a row too wide keeps its command whole on one line and
 // puts its description on the next; rows that fit stay aligned.
@@ -35,7 +24,7 @@ func TestGuideRows(t *testing.T) {
 			"  claims check testdata/claims/agent-answer.jsonl\n      check an agent's declared claims\n      against the archive\n"},
 	} {
 		var b strings.Builder
-		ww := &wrapWriter{w: &b, width: tc.width}
+		ww := termtext.NewWriter(&b, tc.width)
 		guideRows(ww, examples)
 		require.NoError(t, ww.Flush())
 		require.Equal(t, tc.want, b.String(), "width %d", tc.width)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/casper-chronicle/chronicle/db"
 	"github.com/casper-chronicle/chronicle/repl/shellwords"
+	"github.com/casper-chronicle/chronicle/repl/termtext"
 )
 
 // interactive is the REPL on a terminal: readline with history and
@@ -52,7 +53,7 @@ func (s *session) interactive(withInit bool) int {
 	signal.Notify(s.sigint, os.Interrupt)
 	defer signal.Stop(s.sigint)
 
-	guide := &wrapWriter{w: os.Stdout, width: s.env.textWidth()} // fits a narrow terminal
+	guide := termtext.NewWriter(os.Stdout, s.env.textWidth()) // fits a narrow terminal
 	s.guide(guide, info)
 	guide.Flush()
 	if withInit {
@@ -324,22 +325,22 @@ func (s *session) guide(w io.Writer, st archiveState) {
 // line, under the column when it fits there, else indented by six.
 func guideRows(w io.Writer, examples [][2]string) {
 	width := 0
-	if ww, ok := w.(*wrapWriter); ok && ww.width >= minWrap {
-		width = ww.width
+	if ww, ok := w.(*termtext.Writer); ok && ww.Width() >= termtext.MinWrap {
+		width = ww.Width()
 	}
 	col := 0
 	for _, e := range examples {
-		col = max(col, 2+displayWidth(e[0], 0)+3)
+		col = max(col, 2+termtext.Width(e[0], 0)+3)
 	}
 	for _, e := range examples {
-		row := "  " + e[0] + strings.Repeat(" ", col-2-displayWidth(e[0], 0)) + e[1]
-		if width == 0 || displayWidth(row, 0) <= width {
+		row := "  " + e[0] + strings.Repeat(" ", col-2-termtext.Width(e[0], 0)) + e[1]
+		if width == 0 || termtext.Width(row, 0) <= width {
 			fmt.Fprintln(w, row)
 			continue
 		}
-		writeUnwrapped(w, "  "+e[0])
+		termtext.WriteUnwrapped(w, "  "+e[0])
 		indent := col
-		if col+displayWidth(e[1], 0) > width {
+		if col+termtext.Width(e[1], 0) > width {
 			indent = helpStackIndent
 		}
 		fmt.Fprintln(w, wrapText(strings.Repeat(" ", indent)+e[1], width, indent))

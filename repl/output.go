@@ -8,6 +8,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/casper-chronicle/chronicle/repl/termtext"
 )
 
 // printJSONLine prints v as one compact JSON line (non-canonical outputs:
@@ -47,7 +49,7 @@ func (p *progress) step(i int, path string) {
 	const bar = 24
 	filled := bar * i / p.total
 	line := fmt.Sprintf("[%s%s] %d/%d %s", strings.Repeat("#", filled), strings.Repeat(".", bar-filled), i, p.total, sanitize(path))
-	line = line[:cutAt(line, 0, 78)]
+	line = line[:termtext.CutAt(line, 0, 78)]
 	p.draw(line)
 	p.shown = true
 }
@@ -61,7 +63,7 @@ func (p *progress) clear() {
 
 // draw replaces the progress line with line.
 func (p *progress) draw(line string) {
-	w := displayWidth(line, 0)
+	w := termtext.Width(line, 0)
 	if os.Getenv("TERM") == "dumb" {
 		fmt.Fprintf(p.env.Stderr, "\r%s%s", line, strings.Repeat(" ", max(0, p.width-w)))
 		if line == "" {

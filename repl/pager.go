@@ -10,35 +10,17 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/casper-chronicle/chronicle/repl/termtext"
 	"github.com/chzyer/readline"
 )
 
 // pagerCommand is $PAGER, or "" when unset.
 func pagerCommand() string { return strings.TrimSpace(os.Getenv("PAGER")) }
 
-// screenRows counts the terminal rows out takes at the given width
-// (wrapped lines take several rows).
-func screenRows(out []byte, width int) int {
-	if len(out) == 0 {
-		return 0
-	}
-	text := strings.TrimSuffix(string(out), "\n")
-	rows := 0
-	for _, line := range strings.Split(text, "\n") {
-		w := readline.Runes{}.WidthAll([]rune(line))
-		if width <= 0 || w <= width {
-			rows++
-			continue
-		}
-		rows += (w + width - 1) / width
-	}
-	return rows
-}
-
 // needsPager reports whether out is taller than a terminal of height rows
 // (one row stays for the prompt).
 func needsPager(out []byte, width, height int) bool {
-	return height > 0 && screenRows(out, width) > height-1
+	return height > 0 && termtext.ScreenRows(out, width) > height-1
 }
 
 // page shows out: through `sh -c "$PAGER"` when pager is set and out is
@@ -87,7 +69,7 @@ func pagerColour(out []byte, pager string) (_ []byte, env []string) {
 			return out, nil
 		}
 	}
-	return stripColour(out), nil
+	return termtext.StripColour(out), nil
 }
 
 // isLess reports whether the pager command runs less (its first word,

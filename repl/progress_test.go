@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/casper-chronicle/chronicle/repl/shellwords"
+	"github.com/casper-chronicle/chronicle/repl/termtext"
 	"github.com/stretchr/testify/require"
 )
 
@@ -102,7 +103,7 @@ func TestProgressLine(t *testing.T) {
 			if term == "dumb" {
 				require.NotContains(t, out.String(), "\x1b")
 				require.Len(t, draws, 4, "%q", out.String()) // two lines, the blanking, the return
-				require.Equal(t, strings.Repeat(" ", displayWidth(draws[1], 0)), draws[2])
+				require.Equal(t, strings.Repeat(" ", termtext.Width(draws[1], 0)), draws[2])
 				require.Empty(t, draws[3])
 			} else {
 				require.Len(t, draws, 3, "%q", out.String())
@@ -112,7 +113,7 @@ func TestProgressLine(t *testing.T) {
 				require.Empty(t, draws[2])
 			}
 			require.Equal(t, `[######..................] 1/4 evil\x1b[2Jname.txt`, strings.TrimRight(draws[0], " "))
-			require.Equal(t, 78, displayWidth(draws[1], 0))
+			require.Equal(t, 78, termtext.Width(draws[1], 0))
 			require.True(t, strings.HasPrefix(draws[1], "[############............] 2/4 ملفملف"))
 		})
 	}

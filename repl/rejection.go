@@ -11,6 +11,7 @@ import (
 	"github.com/casper-chronicle/chronicle/db"
 	"github.com/casper-chronicle/chronicle/db/fileio"
 	"github.com/casper-chronicle/chronicle/engine"
+	"github.com/casper-chronicle/chronicle/repl/termtext"
 )
 
 // rejection is why a file was not ingested, located the way compilers and
@@ -99,10 +100,10 @@ func excerpt(line []byte, off int) (string, int) {
 	before := renderBytes(line[:off])
 	after := renderBytes(line[off:])
 	if cells(before) > excerptBefore {
-		before = "…" + lastCells(before, excerptBefore-1)
+		before = "…" + termtext.LastCells(before, excerptBefore-1)
 	}
 	if room := excerptWidth - cells(before); cells(after) > room {
-		after = firstCells(after, room-1) + "…"
+		after = termtext.FirstCells(after, room-1) + "…"
 	}
 	return before + after, cells(before)
 }
@@ -130,34 +131,7 @@ func renderBytes(b []byte) string {
 
 // cells is the display columns of an excerpt (it holds no TAB or
 // escape: renderBytes shows them as text).
-func cells(s string) int { return displayWidth(s, 0) }
-
-// firstCells is the longest prefix of s of at most n cells.
-func firstCells(s string, n int) string {
-	w := 0
-	for i, r := range s {
-		if w+runeWidth(r) > n {
-			return s[:i]
-		}
-		w += runeWidth(r)
-	}
-	return s
-}
-
-// lastCells is the longest suffix of s of at most n cells that starts on a
-// character with width (a combining mark stays with its base).
-func lastCells(s string, n int) string {
-	w := 0
-	for i := len(s); i > 0; {
-		r, size := utf8.DecodeLastRuneInString(s[:i])
-		if w+runeWidth(r) > n {
-			return strings.TrimLeftFunc(s[i:], func(r rune) bool { return runeWidth(r) == 0 })
-		}
-		w += runeWidth(r)
-		i -= size
-	}
-	return s
-}
+func cells(s string) int { return termtext.Width(s, 0) }
 
 // where is "FILE:LINE:COL" or just "FILE".
 func (r *rejection) where() string {

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/casper-chronicle/chronicle/repl/termtext"
 )
 
 // tableExec is one command in .mode table. The command runs in JSON mode
@@ -253,10 +255,10 @@ func writeTableFit(w io.Writer, rows []row, width int) {
 	widths := make([]int, len(cols))
 	for _, line := range grid {
 		for j, c := range line {
-			widths[j] = max(widths[j], displayWidth(c.text, 0))
+			widths[j] = max(widths[j], termtext.Width(c.text, 0))
 		}
 	}
-	if width >= minWrap && tableWidth(widths) > width {
+	if width >= termtext.MinWrap && tableWidth(widths) > width {
 		if !fitColumns(widths, numeric, width) {
 			writeExpanded(w, grid, width)
 			return
@@ -271,7 +273,7 @@ func writeTableFit(w io.Writer, rows []row, width int) {
 	for _, line := range grid {
 		b.Reset()
 		for j, c := range line {
-			pad := strings.Repeat(" ", widths[j]-displayWidth(c.text, 0))
+			pad := strings.Repeat(" ", widths[j]-termtext.Width(c.text, 0))
 			if j > 0 {
 				b.WriteString("  ")
 			}
@@ -333,13 +335,13 @@ const ellipsis = "…"
 // truncateCell cuts s to at most width columns, ending it with an
 // ellipsis when it was cut. The cut is between characters (never inside
 // a UTF-8 sequence) and keeps a combining mark with its letter (a mark
-// takes no column, so cutAt keeps it).
+// takes no column, so termtext.CutAt keeps it).
 func truncateCell(s string, width int) string {
-	if displayWidth(s, 0) <= width {
+	if termtext.Width(s, 0) <= width {
 		return s
 	}
-	n := cutAt(s, 0, width-displayWidth(ellipsis, 0))
-	if width <= displayWidth(ellipsis, 0) {
+	n := termtext.CutAt(s, 0, width-termtext.Width(ellipsis, 0))
+	if width <= termtext.Width(ellipsis, 0) {
 		n = 0
 	}
 	return s[:n] + ellipsis
@@ -348,12 +350,13 @@ func truncateCell(s string, width int) string {
 // writeExpanded shows a table too wide for width even with its text
 // columns cut (stats: nine numeric columns) one record at a time, as
 // psql's expanded display does: a "key  value" line per column, the keys
-// aligned, long values wrapped under the value column (fitLineIndent),
-// a blank line between records. The header row is grid[0].
+// aligned, long values wrapped under the value column
+// (termtext.FitLineIndent), a blank line between records. The header row
+// is grid[0].
 func writeExpanded(w io.Writer, grid [][]cell, width int) {
 	keyWidth := 0
 	for _, k := range grid[0] {
-		keyWidth = max(keyWidth, displayWidth(k.text, 0))
+		keyWidth = max(keyWidth, termtext.Width(k.text, 0))
 	}
 	for i, line := range grid[1:] {
 		if i > 0 {
@@ -361,8 +364,8 @@ func writeExpanded(w io.Writer, grid [][]cell, width int) {
 		}
 		for j, c := range line {
 			k := grid[0][j].text
-			text := strings.TrimRight(k+strings.Repeat(" ", keyWidth-displayWidth(k, 0))+"  "+c.text, " ")
-			for _, l := range fitLineIndent(text, width, keyWidth+2) {
+			text := strings.TrimRight(k+strings.Repeat(" ", keyWidth-termtext.Width(k, 0))+"  "+c.text, " ")
+			for _, l := range termtext.FitLineIndent(text, width, keyWidth+2) {
 				io.WriteString(w, l+"\n")
 			}
 		}

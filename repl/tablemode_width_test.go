@@ -7,6 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/casper-chronicle/chronicle/repl/termtext"
 	"github.com/stretchr/testify/require"
 )
 
@@ -73,30 +74,30 @@ func TestTableFit(t *testing.T) {
 	}
 }
 
-// TestTableFitEveryWidth: at every width from minWrap up, no line of the
+// TestTableFitEveryWidth: at every width from termtext.MinWrap up, no line of the
 // docs, stats and Arabic tables is wider than the width or holds a broken
 // UTF-8 sequence, and every cell either is whole or ends in the ellipsis;
-// below minWrap, and without a width, the table is the unfitted one.
+// below termtext.MinWrap, and without a width, the table is the unfitted one.
 func TestTableFitEveryWidth(t *testing.T) {
 	for _, tc := range []struct{ name, json string }{{"docs", docsRows}, {"stats", statsRow}} {
 		rows, kind := parseRows([]byte(tc.json))
 		require.Equal(t, rowsFlat, kind)
 		var natural strings.Builder
 		writeTable(&natural, rows)
-		for _, width := range []int{0, minWrap - 1} {
+		for _, width := range []int{0, termtext.MinWrap - 1} {
 			var b strings.Builder
 			writeTableFit(&b, rows, width)
 			require.Equal(t, natural.String(), b.String(), "%s at %d: as without a width", tc.name, width)
 		}
-		for width := minWrap; width <= 200; width++ {
+		for width := termtext.MinWrap; width <= 200; width++ {
 			t.Run(fmt.Sprintf("%s/%d", tc.name, width), func(t *testing.T) {
 				var b strings.Builder
 				writeTableFit(&b, rows, width)
 				require.True(t, utf8.ValidString(b.String()), "%q", b.String())
 				for _, line := range strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n") {
-					require.LessOrEqual(t, displayWidth(line, 0), width, "%q", line)
+					require.LessOrEqual(t, termtext.Width(line, 0), width, "%q", line)
 				}
-				if displayWidth(strings.SplitN(natural.String(), "\n", 2)[0], 0) <= width {
+				if termtext.Width(strings.SplitN(natural.String(), "\n", 2)[0], 0) <= width {
 					require.Equal(t, natural.String(), b.String(), "a table that fits is left alone")
 				}
 			})
@@ -141,7 +142,7 @@ func TestTerminalTableWidth(t *testing.T) {
 	require.Contains(t, screen, "5755af8bbd…", "the docs hash is cut")
 	require.Contains(t, screen, "original_receipts  0", "stats a record at a time")
 	for _, line := range strings.Split(strings.TrimRight(screen, "\n "), "\n") {
-		require.LessOrEqual(t, displayWidth(strings.TrimRight(line, " "), 0), width, "line wider than the terminal: %q", line)
+		require.LessOrEqual(t, termtext.Width(strings.TrimRight(line, " "), 0), width, "line wider than the terminal: %q", line)
 	}
 }
 

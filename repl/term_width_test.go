@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/casper-chronicle/chronicle/repl/shellwords"
+	"github.com/casper-chronicle/chronicle/repl/termtext"
 	"github.com/stretchr/testify/require"
 )
 
@@ -111,7 +112,7 @@ func TestTerminalWidth(t *testing.T) {
 			for _, line := range strings.Split(strings.TrimRight(screen, "\n "), "\n") {
 				line = strings.TrimRight(line, " ")
 				if !example {
-					require.LessOrEqual(t, displayWidth(line, 0), width, "line wider than the terminal: %q", line)
+					require.LessOrEqual(t, termtext.Width(line, 0), width, "line wider than the terminal: %q", line)
 				}
 				example = line == "example:"
 			}
