@@ -19,7 +19,7 @@
 // REPL on a terminal (readline, history, Tab completion, Ctrl-C that
 // interrupts the running command), else a script read line by line from
 // stdin (--bail stops at the first failure); -c runs one line. Lines are
-// split by Split (shell-style quoting) and run through Exec, so a REPL
+// split by shellwords.Split (shell-style quoting) and run through Exec, so a REPL
 // command is exactly the CLI command; the session adds exit, quit and
 // .mode.
 //
@@ -28,6 +28,36 @@
 // its next document boundary with db.ErrInterrupted, which exits 130. The
 // work itself (walking and ingesting a batch, checking, rebuilding) is
 // db's; the commands render what it reports.
+//
+// # Layout
+//
+// Package repl is the front-end that needs the command table, an Env or
+// a terminal; what is a pure function of text lives in small packages of
+// its own, each with a doc.go saying why:
+//
+//   - repl/shellwords: a line into words with shell-like quoting (Split),
+//     a word written back so (Quote), and the partly typed line that Tab
+//     completion continues (Scan, Escape). Fuzzed (FuzzSplit).
+//   - repl/termtext: the display width of terminal text (Width, CutAt,
+//     FirstCells, LastCells, ScreenRows) and wrapping a readable view to a
+//     width with a hanging indent (FitLine, FitLineIndent, Writer).
+//   - internal/jsontext: a text streamed in pieces as json.Marshal's JSON
+//     string, for `show --json` (Write, Append). Fuzzed against
+//     json.Marshal (FuzzAppend).
+//   - repl/mcpserver: `chronicle mcp`, the same commands as MCP tools.
+//
+// In repl itself: the command table's run functions (commands.go, and a
+// file per command or group: docs.go, answer.go, settle.go, entity.go,
+// claims.go, receipts.go, ingest.go with ingest_view.go and rejection.go,
+// migrate.go, reindex.go, version.go); parsing a command line against the
+// table (flags.go, exec.go, suggest.go for "did you mean"); what is
+// printed (output.go: JSON lines, sanitize, the progress bar; machine.go:
+// exit codes and JSON errors; help.go; tablemode.go for .mode table;
+// width.go: the width to wrap to and fitted, which runs a command through
+// a termtext.Writer; pager.go: $PAGER); and the session (session.go, the
+// entry point Main; loop.go, the terminal REPL; script.go and
+// dotcommands.go; history.go; complete.go and completion.go for Tab and
+// shell completion).
 //
 // # Caveats
 //

@@ -56,9 +56,9 @@ func TestFitLine(t *testing.T) {
 	}
 }
 
-// TestWrapWriter: lines are fitted as their newlines arrive, across
+// TestWriter: lines are fitted as their newlines arrive, across
 // writes, and the unterminated rest at Flush.
-func TestWrapWriter(t *testing.T) {
+func TestWriter(t *testing.T) {
 	var b strings.Builder
 	ww := NewWriter(&b, 20)
 	for _, p := range []string{"one two three ", "four five six\nseven", " eight"} {
@@ -70,9 +70,9 @@ func TestWrapWriter(t *testing.T) {
 	require.Equal(t, "one two three four\nfive six\nseven eight", b.String())
 }
 
-// TestWrapWriterExample: the line after "example:" and an "example: X"
+// TestWriterExample: the line after "example:" and an "example: X"
 // line pass through whole; the next lines wrap again.
-func TestWrapWriterExample(t *testing.T) {
+func TestWriterExample(t *testing.T) {
 	var b strings.Builder
 	ww := NewWriter(&b, 20)
 	long := "  query a.txt \"did alice repay bob?\""
