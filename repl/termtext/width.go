@@ -58,15 +58,17 @@ func advance(col int, r rune) int {
 func runeWidth(r rune) int { return readline.Runes{}.Width(r) }
 
 // CutAt is the byte length of the longest prefix of s (at least one
-// character) that fits between column col and width.
+// character) that fits between column col and width. A byte that is not
+// UTF-8 counts as one character of one column, as Width counts it.
 func CutAt(s string, col, width int) int {
 	n := 0
-	for i, r := range s {
+	for n < len(s) {
+		r, size := utf8.DecodeRuneInString(s[n:])
 		next := advance(col, r)
 		if next > width && n > 0 {
-			return i
+			return n
 		}
-		col, n = next, i+len(string(r))
+		col, n = next, n+size
 	}
 	return n
 }

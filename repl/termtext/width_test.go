@@ -25,6 +25,8 @@ func TestCells(t *testing.T) {
 	require.Equal(t, 3, CutAt("abcdef", 0, 3))
 	require.Equal(t, 1, CutAt("abcdef", 5, 3), "at least one character")
 	require.Equal(t, 3, CutAt("漢字漢", 0, 3), "a wide character is not split")
+	require.Equal(t, 3, CutAt("ab\xff", 0, 78), "an invalid byte is one byte")
+	require.Equal(t, 2, CutAt("a\xffb", 0, 2))
 	require.Equal(t, "漢", FirstCells("漢字漢", 3))
 	require.Equal(t, "漢", LastCells("漢字漢", 3))
 	require.Equal(t, "حوّ", FirstCells("حوّل", 2))

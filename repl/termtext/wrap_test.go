@@ -90,3 +90,43 @@ func TestScreenRows(t *testing.T) {
 	require.Equal(t, 3, ScreenRows([]byte("a\n"+strings.Repeat("x", 100)+"\n"), 80), "a long line wraps")
 	require.Equal(t, 1, ScreenRows([]byte("أحمد\n"), 80))
 }
+
+// FuzzFitLine: on any text (document text and file names reach a
+// readable view) at any width and hang, wrapping never panics and loses,
+// adds or reorders no character other than spaces and TABs; from MinWrap
+// up, no line is wider than the width (colour escapes aside, which
+// readable views of a document never carry); CutAt, FirstCells and
+// LastCells return a prefix or suffix.
+func FuzzFitLine(f *testing.F) {
+	for _, s := range []string{
+		"  ingest PATH...    add files (directories are walked in lexical order)",
+		"x.txt:2  @chronicle\tAlice\tBORROWED_FROM\tBob\t100\tSAR",
+		"VALID  771a63f86ddc  QUERY  هل سدد أحمد دين خالد؟",
+		"9960acaeeef8  INGEST  testdata/stories/1-loan-agreement-en.txt",
+		"NAMES  " + strings.Repeat("a", 50), "漢字漢字漢字漢字漢字漢字  漢字漢字", "ab\xff cd\xe2\x80 ef",
+	} {
+		f.Add(s, uint8(30), uint8(9))
+	}
+	f.Fuzz(func(t *testing.T, line string, width, hang uint8) {
+		w := int(width) % 160
+		for _, got := range [][]string{FitLine(line, w), FitLineIndent(line, w, int(hang))} {
+			keep := func(s string) string { return strings.NewReplacer(" ", "", "\t", "").Replace(s) }
+			if keep(strings.Join(got, "")) != keep(line) {
+				t.Fatalf("%q at %d: %q", line, w, got)
+			}
+			if w >= MinWrap && !strings.HasPrefix(line, "{") && !strings.Contains(line, "\x1b") {
+				for _, l := range got {
+					if Width(l, 0) > w {
+						t.Fatalf("%q at %d: %q is %d wide", line, w, l, Width(l, 0))
+					}
+				}
+			}
+		}
+		if n := CutAt(line, int(hang)%8, w); n > len(line) || (line != "" && n == 0) {
+			t.Fatalf("CutAt(%q, %d) = %d", line, w, n)
+		}
+		if !strings.HasPrefix(line, FirstCells(line, w)) || !strings.HasSuffix(line, LastCells(line, w)) {
+			t.Fatalf("FirstCells or LastCells(%q, %d) is no prefix or suffix", line, w)
+		}
+	})
+}
