@@ -41,6 +41,7 @@
 //   - repl/termtext: the display width of terminal text (Width, CutAt,
 //     FirstCells, LastCells, ScreenRows) and wrapping a readable view to a
 //     width with a hanging indent (FitLine, FitLineIndent, Writer).
+//     Fuzzed (FuzzFitLine).
 //   - internal/jsontext: a text streamed in pieces as json.Marshal's JSON
 //     string, for `show --json` (Write, Append). Fuzzed against
 //     json.Marshal (FuzzAppend).

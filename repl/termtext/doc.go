@@ -9,7 +9,9 @@
 // It is apart from package repl because these are pure functions of text
 // and a width, with rules of their own (which column a continuation line
 // hangs under, when a path gets a line of its own rather than being cut)
-// that are read and tested without a terminal, an Env or a command.
+// that are read and tested without a terminal, an Env or a command, and
+// fuzzed on any text (FuzzFitLine): document text and file names reach
+// them.
 // Deciding the width (the terminal's, $COLUMNS, help's 80 columns) and
 // whether to colour stays in repl (textWidth, colour, fitted), as does
 // what to show of a document (sanitize) and the tables of .mode table.
