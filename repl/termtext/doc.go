@@ -12,6 +12,7 @@
 // that are read and tested without a terminal, an Env or a command, and
 // fuzzed on any text (FuzzFitLine): document text and file names reach
 // them.
+//
 // Deciding the width (the terminal's, $COLUMNS, help's 80 columns) and
 // whether to colour stays in repl (textWidth, colour, fitted), as does
 // what to show of a document (sanitize) and the tables of .mode table.
