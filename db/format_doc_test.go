@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"hash/crc64"
+	"maps"
 	"math/bits"
 	"os"
 	"path/filepath"
@@ -103,13 +104,80 @@ func TestFormatDocBuckets(t *testing.T) {
 		name := unquote(row[0])
 		require.NotContains(t, listed, name, "bucket %s listed twice", name)
 		listed = append(listed, name)
-		since, err := strconv.Atoi(row[4])
-		require.NoError(t, err, "bucket %s: since schema %q", name, row[4])
-		require.True(t, since >= 1 && since <= db.SchemaVersion, "bucket %s: since schema %d", name, since)
+		since, ok := db.BucketSince[name]
+		require.True(t, ok, "bucket %s is not in db.BucketSince", name)
+		require.Equal(t, strconv.Itoa(since), row[4], "bucket %s: since schema (db.BucketSince)", name)
 	}
 	slices.Sort(listed)
 	require.Equal(t, rootBuckets(t, path), listed)
+	require.Equal(t, listed, slices.Sorted(maps.Keys(db.BucketSince)), "db.BucketSince names the buckets of a new archive")
 	require.Contains(t, formatSection(t, "## The file"), fmt.Sprintf("Chronicle puts %d top-level buckets", len(listed)))
+}
+
+// TestFormatDocBucketsSince: db.BucketSince (the buckets table's "since
+// schema") against archives the older schemas wrote: an archive of schema
+// N has exactly the buckets introduced at N or before, and a new archive
+// (the current schema) all of them.
+func TestFormatDocBucketsSince(t *testing.T) {
+	for _, v := range db.BucketSince {
+		require.True(t, v >= 1 && v <= db.SchemaVersion, "since schema %d", v)
+	}
+	upTo := func(schema int) []string {
+		var names []string
+		for name, since := range db.BucketSince {
+			if since <= schema {
+				names = append(names, name)
+			}
+		}
+		slices.Sort(names)
+		return names
+	}
+	fixtures, err := filepath.Glob("../testdata/archives/schema*.db")
+	require.NoError(t, err)
+	require.NotEmpty(t, fixtures)
+	for _, path := range fixtures {
+		schema, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(filepath.Base(path), "schema"), ".db"))
+		require.NoError(t, err, path)
+		require.Equal(t, strconv.Itoa(schema), metaValue(t, path, "schema_version"), "%s is an archive of schema %d", path, schema)
+		require.Equal(t, upTo(schema), rootBuckets(t, path), "the buckets of a schema-%d archive (%s)", schema, path)
+	}
+	path := newPath(t)
+	a, err := db.Open(path, db.Options{})
+	require.NoError(t, err)
+	require.NoError(t, a.Close())
+	require.Equal(t, upTo(db.SchemaVersion), rootBuckets(t, path))
+	// The steps that only add a bucket add the one introduced at their
+	// target schema (run here on an empty bbolt file).
+	for _, step := range db.Upgrades {
+		if !strings.HasPrefix(step.Summary, "add the bucket") {
+			continue
+		}
+		before := rootBuckets(t, path)
+		scratch := newPath(t)
+		b, err := bolt.Open(scratch, 0o600, nil)
+		require.NoError(t, err)
+		require.NoError(t, b.Update(func(tx *bolt.Tx) error { return step.Apply(nil, tx) }), "step %d", step.From)
+		require.NoError(t, b.Close())
+		added := rootBuckets(t, scratch)
+		require.Len(t, added, 1, "step %d adds one bucket", step.From)
+		require.Contains(t, before, added[0])
+		require.Equal(t, step.From+1, db.BucketSince[added[0]], "bucket %s is added by the step to schema %d", added[0], step.From+1)
+	}
+}
+
+// metaValue reads one entry of the meta bucket of a closed archive file
+// without opening it as an archive (which would upgrade it).
+func metaValue(t *testing.T, path, key string) string {
+	t.Helper()
+	b, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
+	require.NoError(t, err)
+	defer b.Close()
+	var v string
+	require.NoError(t, b.View(func(tx *bolt.Tx) error {
+		v = string(tx.Bucket([]byte("meta")).Get([]byte(key)))
+		return nil
+	}))
+	return v
 }
 
 // TestFormatDocSchemaVersions: one row per upgrade step, with its numbers
