@@ -8,7 +8,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -16,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/casper-chronicle/chronicle/internal/testbin"
 
 	"github.com/stretchr/testify/require"
 )
@@ -27,22 +28,7 @@ const epoch = "1750000000"
 var chronicleBin string
 
 func TestMain(m *testing.M) {
-	os.Exit(buildAndRun(m))
-}
-
-func buildAndRun(m *testing.M) int {
-	dir, err := os.MkdirTemp("", "chronicle-repl-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer os.RemoveAll(dir)
-	chronicleBin = filepath.Join(dir, "chronicle")
-	if out, err := exec.Command("go", "build", "-o", chronicleBin, "../cmd/chronicle").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "building chronicle: %v\n%s", err, out)
-		return 1
-	}
-	return m.Run()
+	os.Exit(testbin.Main(m, map[string]*string{"chronicle": &chronicleBin}))
 }
 
 // workspace is a temporary directory with the sample stories in samples/,

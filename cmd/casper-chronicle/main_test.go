@@ -17,18 +17,7 @@ import (
 var binary string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "casper-chronicle-test")
-	if err != nil {
-		panic(err)
-	}
-	bins, err := testbin.Build(dir, "casper-chronicle")
-	if err != nil {
-		panic(err.Error())
-	}
-	binary = bins[0]
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	os.Exit(testbin.Main(m, map[string]*string{"casper-chronicle": &binary}))
 }
 
 // result is what one run of the binary produced.

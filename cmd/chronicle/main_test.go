@@ -34,23 +34,7 @@ const goldenDir = "../../testdata/golden"
 var chronicleBin, casperBin string
 
 func TestMain(m *testing.M) {
-	os.Exit(buildAndRun(m))
-}
-
-func buildAndRun(m *testing.M) int {
-	dir, err := os.MkdirTemp("", "chronicle-e2e-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer os.RemoveAll(dir)
-	bins, err := testbin.Build(dir, "chronicle", "casper-chronicle")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	chronicleBin, casperBin = bins[0], bins[1]
-	return m.Run()
+	os.Exit(testbin.Main(m, map[string]*string{"chronicle": &chronicleBin, "casper-chronicle": &casperBin}))
 }
 
 // result is what one run of a binary produced.

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/casper-chronicle/chronicle/internal/testarchive"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
 )
@@ -33,7 +35,7 @@ func oneEventArchive(t *testing.T) string {
 // "1 event"), and the plural for other counts.
 func TestMCPSummaryCounts(t *testing.T) {
 	one := connect(t, oneEventArchive(t), "summary-one")
-	samples := connect(t, sampleArchive(t), "summary-samples")
+	samples := connect(t, testarchive.Samples(t), "summary-samples")
 	claim := `{"claim":1,"standing":"open","iteration":0,"declaredOn":"answer","declaredResult":1,"declaredRule":"chronicle.settlement.status","declaredValue":"PARTIAL"}`
 	for _, tc := range []struct {
 		name string
