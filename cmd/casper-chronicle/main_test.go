@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -38,15 +37,16 @@ func runEnv(t testing.TB, dir string, env []string, args ...string) result {
 	cmd := exec.Command(binary, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
+	return runCmd(t, cmd)
+}
+
+// runCmd runs cmd to its end with stdout and stderr captured.
+func runCmd(t testing.TB, cmd *exec.Cmd) result {
+	t.Helper()
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err := cmd.Run()
-	code := 0
-	if err != nil {
-		var exit *exec.ExitError
-		require.True(t, errors.As(err, &exit), "running %v: %v", args, err)
-		code = exit.ExitCode()
-	}
+	code, err := testbin.ExitCode(cmd.Run())
+	require.NoError(t, err, "running %q", cmd.Args)
 	return result{code: code, stdout: out.String(), stderr: errOut.String()}
 }
 

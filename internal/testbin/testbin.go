@@ -5,11 +5,13 @@
 package testbin
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -88,4 +90,30 @@ func Main(m *testing.M, bins map[string]*string) int {
 		*bins[name] = paths[i]
 	}
 	return m.Run()
+}
+
+// ExitCode is the exit code of a command whose Run or Wait returned err:
+// 0 for nil, the process's code for an *exec.ExitError; any other error
+// (the command could not start, or its I/O failed) is returned.
+func ExitCode(err error) (int, error) {
+	if err == nil {
+		return 0, nil
+	}
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return exit.ExitCode(), nil
+	}
+	return -1, err
+}
+
+// Environ is the process's environment without the variables named: the
+// ones a test sets itself for the command it runs.
+func Environ(drop ...string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if name, _, _ := strings.Cut(kv, "="); !slices.Contains(drop, name) {
+			env = append(env, kv)
+		}
+	}
+	return env
 }

@@ -1,6 +1,7 @@
 package testbin
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -27,4 +28,29 @@ func TestBuild(t *testing.T) {
 	require.ErrorContains(t, err, "building no-such-command")
 	_, again := bad.Build(dir, "chronicle")
 	require.Equal(t, err, again, "the first build's outcome stands")
+}
+
+// TestExitCode: nil is 0, an exit is its code, a failure to start is an
+// error.
+func TestExitCode(t *testing.T) {
+	code, err := ExitCode(exec.Command("sh", "-c", "exit 0").Run())
+	require.NoError(t, err)
+	require.Equal(t, 0, code)
+	code, err = ExitCode(exec.Command("sh", "-c", "exit 3").Run())
+	require.NoError(t, err)
+	require.Equal(t, 3, code)
+	_, err = ExitCode(exec.Command(filepath.Join(t.TempDir(), "missing")).Run())
+	require.Error(t, err)
+}
+
+// TestEnviron: the variables named are left out, the others kept.
+func TestEnviron(t *testing.T) {
+	t.Setenv("TESTBIN_DROP", "x")
+	t.Setenv("TESTBIN_KEEP", "y")
+	env := Environ("TESTBIN_DROP", "TESTBIN_OTHER")
+	require.Contains(t, env, "TESTBIN_KEEP=y")
+	for _, kv := range env {
+		require.False(t, strings.HasPrefix(kv, "TESTBIN_DROP="), kv)
+	}
+	require.Len(t, env, len(os.Environ())-1)
 }
