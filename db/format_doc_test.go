@@ -74,19 +74,26 @@ func formatTable(t *testing.T, heading string, want int) [][]string {
 // unquote strips the backticks of a code span.
 func unquote(s string) string { return strings.Trim(s, "`") }
 
-// rootBuckets lists the top-level buckets of a closed archive file.
-func rootBuckets(t *testing.T, path string) []string {
+// rawView reads a closed archive file with bbolt alone, not opening it as
+// an archive (which would upgrade an older schema).
+func rawView(t *testing.T, path string, fn func(tx *bolt.Tx) error) {
 	t.Helper()
 	b, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
 	require.NoError(t, err)
 	defer b.Close()
+	require.NoError(t, b.View(fn))
+}
+
+// rootBuckets lists the top-level buckets of a closed archive file.
+func rootBuckets(t *testing.T, path string) []string {
+	t.Helper()
 	var names []string
-	require.NoError(t, b.View(func(tx *bolt.Tx) error {
+	rawView(t, path, func(tx *bolt.Tx) error {
 		return tx.ForEach(func(name []byte, _ *bolt.Bucket) error {
 			names = append(names, string(name))
 			return nil
 		})
-	}))
+	})
 	slices.Sort(names)
 	return names
 }
@@ -165,18 +172,14 @@ func TestFormatDocBucketsSince(t *testing.T) {
 	}
 }
 
-// metaValue reads one entry of the meta bucket of a closed archive file
-// without opening it as an archive (which would upgrade it).
+// metaValue reads one entry of the meta bucket of a closed archive file.
 func metaValue(t *testing.T, path, key string) string {
 	t.Helper()
-	b, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
-	require.NoError(t, err)
-	defer b.Close()
 	var v string
-	require.NoError(t, b.View(func(tx *bolt.Tx) error {
+	rawView(t, path, func(tx *bolt.Tx) error {
 		v = string(tx.Bucket([]byte("meta")).Get([]byte(key)))
 		return nil
-	}))
+	})
 	return v
 }
 
@@ -229,18 +232,15 @@ func exampleArchive(t *testing.T) string {
 // valueLen is the length of the value of key in bucket (-1 when absent).
 func valueLen(t *testing.T, path, bucket string, key []byte) int {
 	t.Helper()
-	b, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
-	require.NoError(t, err)
-	defer b.Close()
 	n := -1
-	require.NoError(t, b.View(func(tx *bolt.Tx) error {
+	rawView(t, path, func(tx *bolt.Tx) error {
 		bk := tx.Bucket([]byte(bucket))
 		require.NotNil(t, bk, "bucket %s", bucket)
 		if v := bk.Get(key); v != nil {
 			n = len(v)
 		}
 		return nil
-	}))
+	})
 	return n
 }
 
@@ -289,11 +289,8 @@ func TestFormatDocConstants(t *testing.T) {
 // it (checked for 8 only: the seal is a u64).
 func blockSealLen(t *testing.T, path string) int {
 	t.Helper()
-	b, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
-	require.NoError(t, err)
-	defer b.Close()
 	n := 0
-	require.NoError(t, b.View(func(tx *bolt.Tx) error {
+	rawView(t, path, func(tx *bolt.Tx) error {
 		return tx.Bucket([]byte("grams")).ForEach(func(k, v []byte) error {
 			switch {
 			case n < 0:
@@ -304,7 +301,7 @@ func blockSealLen(t *testing.T, path string) int {
 			}
 			return nil
 		})
-	}))
+	})
 	return n
 }
 
@@ -351,10 +348,7 @@ func TestFormatDocRecordMembers(t *testing.T) {
 		members = append(members, name)
 		optional[name] = strings.Contains(row[1], "optional")
 	}
-	b, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
-	require.NoError(t, err)
-	defer b.Close()
-	require.NoError(t, b.View(func(tx *bolt.Tx) error {
+	rawView(t, path, func(tx *bolt.Tx) error {
 		return tx.Bucket([]byte("docs")).ForEach(func(k, v []byte) error {
 			dec := json.NewDecoder(bytes.NewReader(v))
 			_, err := dec.Token() // {
@@ -376,7 +370,7 @@ func TestFormatDocRecordMembers(t *testing.T) {
 			require.Equal(t, want, got)
 			return nil
 		})
-	}))
+	})
 }
 
 // TestFormatDocVerifier reads an archive of many documents (English,
@@ -407,14 +401,11 @@ func TestFormatDocVerifier(t *testing.T) {
 		Set: db.SetDigest(docs), Question: "Alice", Result: sha256.Sum256([]byte("result"))}))
 	require.NoError(t, a.Close())
 
-	b, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
-	require.NoError(t, err)
-	defer b.Close()
-	require.NoError(t, b.View(func(tx *bolt.Tx) error {
+	rawView(t, path, func(tx *bolt.Tx) error {
 		v := &formatVerifier{t: t, tx: tx}
 		v.run()
 		return nil
-	}))
+	})
 }
 
 type formatVerifier struct {
