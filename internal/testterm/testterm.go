@@ -8,10 +8,10 @@
 package testterm
 
 import (
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -70,7 +70,7 @@ func (tm *Term) Start(width, height int, line string) {
 	// reports as "server exited unexpectedly". Start again once it is gone.
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		out, err := tm.Tmux("new-session", "-d", "-s", Session, "-x", fmt.Sprint(width), "-y", fmt.Sprint(height), "-c", tm.dir, line)
+		out, err := tm.Tmux("new-session", "-d", "-s", Session, "-x", strconv.Itoa(width), "-y", strconv.Itoa(height), "-c", tm.dir, line)
 		if err == nil {
 			return
 		}
