@@ -46,6 +46,20 @@ func Samples(t testing.TB) string {
 	return path
 }
 
+// One is a new archive in a temporary directory of t holding one document,
+// text under name, imported at GoldenTime; it returns its path.
+func One(t testing.TB, name, text string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "chronicle.db")
+	a := open(t, path)
+	defer a.Close()
+	if _, err := a.Ingest([]byte(text), GoldenTime, name); err != nil {
+		t.Fatalf("testarchive: ingesting %s: %v", name, err)
+	}
+	closeArchive(t, a)
+	return path
+}
+
 // Build creates the archive at path (closed on return) with the files of
 // the repository directories dirs, in the order given and each in lexical
 // order, every one under its repository path (testdata/samples/alice-bob-en.txt,
@@ -54,10 +68,7 @@ func Samples(t testing.TB) string {
 func Build(t testing.TB, path string, dirs ...string) {
 	t.Helper()
 	root := Root(t)
-	a, err := db.Open(path, db.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := open(t, path)
 	defer a.Close()
 	for _, dir := range dirs {
 		entries, err := os.ReadDir(filepath.Join(root, dir))
@@ -78,6 +89,23 @@ func Build(t testing.TB, path string, dirs ...string) {
 			}
 		}
 	}
+	closeArchive(t, a)
+}
+
+// open creates the archive at path (the deferred Close after
+// closeArchive only returns an error, ignored).
+func open(t testing.TB, path string) *db.Archive {
+	t.Helper()
+	a, err := db.Open(path, db.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// closeArchive closes a, failing the test if the close fails.
+func closeArchive(t testing.TB, a *db.Archive) {
+	t.Helper()
 	if err := a.Close(); err != nil {
 		t.Fatal(err)
 	}

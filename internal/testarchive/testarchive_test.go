@@ -39,3 +39,16 @@ func TestSamples(t *testing.T) {
 	require.Len(t, docs, 4)
 	require.Equal(t, []string{"testdata/stories/2-bank-statement-en.txt"}, docs[3].Names)
 }
+
+// TestOne: one document under its name at GoldenTime.
+func TestOne(t *testing.T) {
+	a, err := db.Open(One(t, "one.txt", "@chronicle\tZed\tBORROWED_FROM\tYan\t5\tSAR\tT1\tASSERTED\tPOSITIVE\tCONFIRMED\n"), db.Options{ReadOnly: true})
+	require.NoError(t, err)
+	defer a.Close()
+	docs, err := a.Docs()
+	require.NoError(t, err)
+	require.Len(t, docs, 1)
+	require.Equal(t, []string{"one.txt"}, docs[0].Names)
+	require.Equal(t, uint64(GoldenTime), docs[0].ImportedAt)
+	require.Equal(t, 1, docs[0].EventCount)
+}
