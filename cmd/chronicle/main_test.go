@@ -233,15 +233,7 @@ func firstLine(s string) string {
 // exit code, which must come from an exit (not a start or wait error).
 func exitCodeWithin(t *testing.T, cmd *exec.Cmd, limit time.Duration, what string) int {
 	t.Helper()
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	var err error
-	select {
-	case err = <-done:
-	case <-time.After(limit):
-		cmd.Process.Kill()
-		t.Fatalf("%s did not end within %v", what, limit)
-	}
+	err := testbin.WaitWithin(cmd, limit)
 	var exit *exec.ExitError
 	require.ErrorAs(t, err, &exit, "%s", what)
 	return exit.ExitCode()

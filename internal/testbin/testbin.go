@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // modulePath is the module the commands live in, under cmd/.
@@ -116,4 +117,20 @@ func Environ(drop ...string) []string {
 		}
 	}
 	return env
+}
+
+// WaitWithin waits for the started cmd to end, limit at most: past it the
+// process is killed and the error says it did not end. Otherwise it is
+// Wait's error (an *exec.ExitError for a non-zero exit).
+func WaitWithin(cmd *exec.Cmd, limit time.Duration) error {
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(limit):
+		cmd.Process.Kill()
+		<-done
+		return fmt.Errorf("%s did not end within %v", filepath.Base(cmd.Path), limit)
+	}
 }

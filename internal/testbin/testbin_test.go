@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -41,6 +42,23 @@ func TestExitCode(t *testing.T) {
 	require.Equal(t, 3, code)
 	_, err = ExitCode(exec.Command(filepath.Join(t.TempDir(), "missing")).Run())
 	require.Error(t, err)
+}
+
+// TestWaitWithin: an exit within the limit is Wait's outcome; a process
+// still running at the limit is killed and reported.
+func TestWaitWithin(t *testing.T) {
+	cmd := exec.Command("sh", "-c", "exit 4")
+	require.NoError(t, cmd.Start())
+	code, err := ExitCode(WaitWithin(cmd, 10*time.Second))
+	require.NoError(t, err)
+	require.Equal(t, 4, code)
+
+	cmd = exec.Command("sleep", "30")
+	require.NoError(t, cmd.Start())
+	start := time.Now()
+	require.EqualError(t, WaitWithin(cmd, 100*time.Millisecond), "sleep did not end within 100ms")
+	require.Less(t, time.Since(start), 10*time.Second)
+	require.NotNil(t, cmd.ProcessState, "the killed process was waited for")
 }
 
 // TestEnviron: the variables named are left out, the others kept.
