@@ -1,4 +1,4 @@
-package testterm
+package testterm_test
 
 import (
 	"os"
@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/casper-chronicle/chronicle/internal/testterm"
 
 	"github.com/stretchr/testify/require"
 )
@@ -17,7 +19,7 @@ func TestTerm(t *testing.T) {
 	_, err := exec.LookPath("tmux")
 	require.NoError(t, err, "testterm drives tmux (.ci/run installs it)")
 	dir := t.TempDir()
-	tm := New(t, dir, append(os.Environ(), "LANG=C", "TESTTERM_WORD=kept"))
+	tm := testterm.New(t, dir, append(os.Environ(), "LANG=C", "TESTTERM_WORD=kept"))
 	tm.Start(60, 10, "sh")
 	tm.Type(`echo "$LANG $TESTTERM_WORD $(pwd)"`)
 	tm.Keys("Enter")
@@ -28,6 +30,6 @@ func TestTerm(t *testing.T) {
 	tm.Type("exit")
 	tm.Keys("Enter")
 	tm.WaitGone("the shell", 10*time.Second)
-	_, err = tm.Tmux("has-session", "-t", Session)
+	_, err = tm.Tmux("has-session", "-t", testterm.Session)
 	require.Error(t, err, "the session is gone")
 }
