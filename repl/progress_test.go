@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/casper-chronicle/chronicle/internal/testterm"
+
 	"github.com/stretchr/testify/require"
 )
 
@@ -28,9 +30,8 @@ func TestProgressOnTerminal(t *testing.T) {
 		chronicleBin + " check; " + chronicleBin + " reindex; " +
 		chronicleBin + " import old/alice-bob-en.txt.chronicle old2/ahmed-khalid-ar.txt.chronicle; " +
 		chronicleBin + " claims check claims.jsonl --text; echo finished; sleep 60"
-	out, err := tm.tmux("new-session", "-d", "-s", "main", "-x", "200", "-y", "50", "-c", w.dir, "sh -c "+Quote(script))
-	require.NoError(t, err, out)
-	out, err = tm.tmux("pipe-pane", "-t", "main", "-o", "cat >> "+Quote(log))
+	tm.Start(200, 50, "sh -c "+Quote(script))
+	out, err := tm.Tmux("pipe-pane", "-t", testterm.Session, "-o", "cat >> "+Quote(log))
 	require.NoError(t, err, out)
 	require.NoError(t, os.WriteFile(filepath.Join(w.dir, "go"), nil, 0o644))
 	s := tm.waitFor("the commands to finish", func(s string) bool { return strings.Contains(s, "finished") })
