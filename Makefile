@@ -87,13 +87,15 @@ wine-test:
 	done
 
 # release: static binaries of the three commands for each of PLATFORMS in
-# $(BIN)/release/chronicle-VERSION-OS-ARCH/, with SHA256SUMS beside them.
+# $(BIN)/release/chronicle-VERSION-OS-ARCH/, each directory with a copy of
+# LICENSE, and SHA256SUMS beside them.
 release:
 	@set -e; v=$$(git describe --tags --always --dirty 2>/dev/null || echo unknown); \
 	out=$(BIN)/release; rm -rf $$out; mkdir -p $$out; \
 	for p in $(PLATFORMS); do \
 		os=$${p%/*}; arch=$${p#*/}; d=$$out/chronicle-$$v-$$os-$$arch; \
 		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags "-s -w $(STAMP)" -o $$d/ ./cmd/chronicle ./cmd/chronicle-mcp ./cmd/casper-chronicle; \
+		cp LICENSE $$d/; \
 	done; \
 	(cd $$out && find . -type f ! -name SHA256SUMS | LC_ALL=C sort | sed 's|^\./||' | xargs sha256sum > SHA256SUMS); \
 	echo "$$out:"; cat $$out/SHA256SUMS

@@ -20,6 +20,7 @@ import (
 	"github.com/casper-chronicle/chronicle"
 	"github.com/casper-chronicle/chronicle/db"
 	"github.com/casper-chronicle/chronicle/internal/pagedamage"
+	"github.com/casper-chronicle/chronicle/internal/testbin"
 )
 
 func openTemp(t *testing.T) (*chronicle.Archive, string) {
@@ -320,15 +321,7 @@ func startWriter(t *testing.T, path string) *writer {
 	}()
 	t.Cleanup(func() {
 		stdin.Close()
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case err := <-done:
-			require.NoError(t, err, "helper process")
-		case <-time.After(10 * time.Second):
-			cmd.Process.Kill()
-			t.Error("the helper process did not exit")
-		}
+		require.NoError(t, testbin.WaitWithin(cmd, 10*time.Second), "helper process")
 	})
 	require.Equal(t, "ready", w.next())
 	return w

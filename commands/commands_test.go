@@ -188,7 +188,7 @@ func TestFindEntityVerify(t *testing.T) {
 func TestResultsInNameOrder(t *testing.T) {
 	for _, v := range []any{commands.Doc{}, commands.Line{}, commands.Verdict{},
 		commands.ArchiveReceiptLine{}, commands.SetReceiptLine{}, commands.OriginalReceiptLine{},
-		commands.Problem{}, commands.CheckOut{}, commands.Exported{}, commands.ImportOut{},
+		commands.Problem{}, commands.CheckOut{}, commands.Exported{}, commands.ImportOut{}, commands.IngestOut{},
 		commands.ReindexOut{}, commands.MigrateOut{}, commands.MigrateStep{},
 		commands.RowRead{}, commands.RowVerified{}, commands.RowsVerified{}, commands.ClaimCheckLine{}} {
 		typ := reflect.TypeOf(v)

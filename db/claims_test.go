@@ -13,6 +13,7 @@ import (
 	"github.com/casper-chronicle/chronicle/db"
 	"github.com/casper-chronicle/chronicle/engine/claimcheck"
 	"github.com/casper-chronicle/chronicle/engine/claimrow"
+	"github.com/casper-chronicle/chronicle/internal/testarchive"
 
 	"github.com/stretchr/testify/require"
 	bolt "go.etcd.io/bbolt"
@@ -25,17 +26,13 @@ const claimsDir = "../testdata/claims"
 // (CHRONICLE_UPDATE_GOLDEN=1 go test ./db -run Claims).
 var updateGolden = os.Getenv("CHRONICLE_UPDATE_GOLDEN") == "1"
 
-// sampleArchive is an archive holding the two sample stories under their
-// repository paths, imported at the golden time.
+// sampleArchive is the archive of the two sample stories under their
+// repository paths, imported at the golden time (testarchive.Samples),
+// open.
 func sampleArchive(t *testing.T) (*db.Archive, string) {
 	t.Helper()
-	path := newPath(t)
-	a := openArchive(t, path)
-	for _, name := range []string{"testdata/samples/ahmed-khalid-ar.txt", "testdata/samples/alice-bob-en.txt"} {
-		_, err := a.Ingest(readFile(t, filepath.Join("..", name)), goldenTime, name)
-		require.NoError(t, err)
-	}
-	return a, path
+	path := testarchive.Samples(t)
+	return openArchive(t, path), path
 }
 
 // rowsBytes joins rows as JSON Lines.

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"hash/crc64"
+	"maps"
 	"math/bits"
 	"os"
 	"path/filepath"
@@ -73,19 +74,26 @@ func formatTable(t *testing.T, heading string, want int) [][]string {
 // unquote strips the backticks of a code span.
 func unquote(s string) string { return strings.Trim(s, "`") }
 
-// rootBuckets lists the top-level buckets of a closed archive file.
-func rootBuckets(t *testing.T, path string) []string {
+// rawView reads a closed archive file with bbolt alone, not opening it as
+// an archive (which would upgrade an older schema).
+func rawView(t *testing.T, path string, fn func(tx *bolt.Tx) error) {
 	t.Helper()
 	b, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
 	require.NoError(t, err)
 	defer b.Close()
+	require.NoError(t, b.View(fn))
+}
+
+// rootBuckets lists the top-level buckets of a closed archive file.
+func rootBuckets(t *testing.T, path string) []string {
+	t.Helper()
 	var names []string
-	require.NoError(t, b.View(func(tx *bolt.Tx) error {
+	rawView(t, path, func(tx *bolt.Tx) error {
 		return tx.ForEach(func(name []byte, _ *bolt.Bucket) error {
 			names = append(names, string(name))
 			return nil
 		})
-	}))
+	})
 	slices.Sort(names)
 	return names
 }
@@ -103,13 +111,76 @@ func TestFormatDocBuckets(t *testing.T) {
 		name := unquote(row[0])
 		require.NotContains(t, listed, name, "bucket %s listed twice", name)
 		listed = append(listed, name)
-		since, err := strconv.Atoi(row[4])
-		require.NoError(t, err, "bucket %s: since schema %q", name, row[4])
-		require.True(t, since >= 1 && since <= db.SchemaVersion, "bucket %s: since schema %d", name, since)
+		since, ok := db.BucketSince[name]
+		require.True(t, ok, "bucket %s is not in db.BucketSince", name)
+		require.Equal(t, strconv.Itoa(since), row[4], "bucket %s: since schema (db.BucketSince)", name)
 	}
 	slices.Sort(listed)
 	require.Equal(t, rootBuckets(t, path), listed)
+	require.Equal(t, listed, slices.Sorted(maps.Keys(db.BucketSince)), "db.BucketSince names the buckets of a new archive")
 	require.Contains(t, formatSection(t, "## The file"), fmt.Sprintf("Chronicle puts %d top-level buckets", len(listed)))
+}
+
+// TestFormatDocBucketsSince: db.BucketSince (the buckets table's "since
+// schema") against archives the older schemas wrote: an archive of schema
+// N has exactly the buckets introduced at N or before, and a new archive
+// (the current schema) all of them.
+func TestFormatDocBucketsSince(t *testing.T) {
+	for _, v := range db.BucketSince {
+		require.True(t, v >= 1 && v <= db.SchemaVersion, "since schema %d", v)
+	}
+	upTo := func(schema int) []string {
+		var names []string
+		for name, since := range db.BucketSince {
+			if since <= schema {
+				names = append(names, name)
+			}
+		}
+		slices.Sort(names)
+		return names
+	}
+	fixtures, err := filepath.Glob("../testdata/archives/schema*.db")
+	require.NoError(t, err)
+	require.NotEmpty(t, fixtures)
+	for _, path := range fixtures {
+		schema, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(filepath.Base(path), "schema"), ".db"))
+		require.NoError(t, err, path)
+		require.Equal(t, strconv.Itoa(schema), metaValue(t, path, "schema_version"), "%s is an archive of schema %d", path, schema)
+		require.Equal(t, upTo(schema), rootBuckets(t, path), "the buckets of a schema-%d archive (%s)", schema, path)
+	}
+	path := newPath(t)
+	a, err := db.Open(path, db.Options{})
+	require.NoError(t, err)
+	require.NoError(t, a.Close())
+	require.Equal(t, upTo(db.SchemaVersion), rootBuckets(t, path))
+	// The steps that only add a bucket add the one introduced at their
+	// target schema (run here on an empty bbolt file).
+	for _, step := range db.Upgrades {
+		if !strings.HasPrefix(step.Summary, "add the bucket") {
+			continue
+		}
+		before := rootBuckets(t, path)
+		scratch := newPath(t)
+		b, err := bolt.Open(scratch, 0o600, nil)
+		require.NoError(t, err)
+		require.NoError(t, b.Update(func(tx *bolt.Tx) error { return step.Apply(nil, tx) }), "step %d", step.From)
+		require.NoError(t, b.Close())
+		added := rootBuckets(t, scratch)
+		require.Len(t, added, 1, "step %d adds one bucket", step.From)
+		require.Contains(t, before, added[0])
+		require.Equal(t, step.From+1, db.BucketSince[added[0]], "bucket %s is added by the step to schema %d", added[0], step.From+1)
+	}
+}
+
+// metaValue reads one entry of the meta bucket of a closed archive file.
+func metaValue(t *testing.T, path, key string) string {
+	t.Helper()
+	var v string
+	rawView(t, path, func(tx *bolt.Tx) error {
+		v = string(tx.Bucket([]byte("meta")).Get([]byte(key)))
+		return nil
+	})
+	return v
 }
 
 // TestFormatDocSchemaVersions: one row per upgrade step, with its numbers
@@ -161,18 +232,15 @@ func exampleArchive(t *testing.T) string {
 // valueLen is the length of the value of key in bucket (-1 when absent).
 func valueLen(t *testing.T, path, bucket string, key []byte) int {
 	t.Helper()
-	b, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
-	require.NoError(t, err)
-	defer b.Close()
 	n := -1
-	require.NoError(t, b.View(func(tx *bolt.Tx) error {
+	rawView(t, path, func(tx *bolt.Tx) error {
 		bk := tx.Bucket([]byte(bucket))
 		require.NotNil(t, bk, "bucket %s", bucket)
 		if v := bk.Get(key); v != nil {
 			n = len(v)
 		}
 		return nil
-	}))
+	})
 	return n
 }
 
@@ -221,11 +289,8 @@ func TestFormatDocConstants(t *testing.T) {
 // it (checked for 8 only: the seal is a u64).
 func blockSealLen(t *testing.T, path string) int {
 	t.Helper()
-	b, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
-	require.NoError(t, err)
-	defer b.Close()
 	n := 0
-	require.NoError(t, b.View(func(tx *bolt.Tx) error {
+	rawView(t, path, func(tx *bolt.Tx) error {
 		return tx.Bucket([]byte("grams")).ForEach(func(k, v []byte) error {
 			switch {
 			case n < 0:
@@ -236,7 +301,7 @@ func blockSealLen(t *testing.T, path string) int {
 			}
 			return nil
 		})
-	}))
+	})
 	return n
 }
 
@@ -283,10 +348,7 @@ func TestFormatDocRecordMembers(t *testing.T) {
 		members = append(members, name)
 		optional[name] = strings.Contains(row[1], "optional")
 	}
-	b, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
-	require.NoError(t, err)
-	defer b.Close()
-	require.NoError(t, b.View(func(tx *bolt.Tx) error {
+	rawView(t, path, func(tx *bolt.Tx) error {
 		return tx.Bucket([]byte("docs")).ForEach(func(k, v []byte) error {
 			dec := json.NewDecoder(bytes.NewReader(v))
 			_, err := dec.Token() // {
@@ -308,7 +370,7 @@ func TestFormatDocRecordMembers(t *testing.T) {
 			require.Equal(t, want, got)
 			return nil
 		})
-	}))
+	})
 }
 
 // TestFormatDocVerifier reads an archive of many documents (English,
@@ -339,14 +401,11 @@ func TestFormatDocVerifier(t *testing.T) {
 		Set: db.SetDigest(docs), Question: "Alice", Result: sha256.Sum256([]byte("result"))}))
 	require.NoError(t, a.Close())
 
-	b, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
-	require.NoError(t, err)
-	defer b.Close()
-	require.NoError(t, b.View(func(tx *bolt.Tx) error {
+	rawView(t, path, func(tx *bolt.Tx) error {
 		v := &formatVerifier{t: t, tx: tx}
 		v.run()
 		return nil
-	}))
+	})
 }
 
 type formatVerifier struct {

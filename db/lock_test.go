@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/casper-chronicle/chronicle/db"
+	"github.com/casper-chronicle/chronicle/internal/testbin"
 
 	"github.com/stretchr/testify/require"
 )
@@ -62,15 +63,7 @@ func holdArchive(t *testing.T, path string, readOnly bool) (release func()) {
 		}
 		done = true
 		stdin.Close()
-		waited := make(chan error, 1)
-		go func() { waited <- cmd.Wait() }()
-		select {
-		case err := <-waited:
-			require.NoError(t, err, "helper process")
-		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
-			t.Error("helper process did not exit")
-		}
+		require.NoError(t, testbin.WaitWithin(cmd, 10*time.Second), "helper process")
 	}
 	t.Cleanup(release)
 

@@ -69,10 +69,10 @@ func TestTerminalHelpFlag(t *testing.T) {
 	// without the typed line and the next prompt.
 	output := func(line string) string {
 		t.Helper()
-		tm.keys("C-l")
+		tm.Keys("C-l")
 		tm.waitFor("a clear screen", func(s string) bool { return s == strings.TrimSpace(prompt0) })
-		tm.typ(line)
-		tm.keys("Enter")
+		tm.Type(line)
+		tm.Keys("Enter")
 		s := tm.waitFor("the prompt after "+line, func(s string) bool {
 			return strings.Count(s, strings.TrimSpace(prompt0)) == 2 && lastLine(s)+" " == prompt0
 		})
@@ -87,7 +87,7 @@ func TestTerminalHelpFlag(t *testing.T) {
 			require.Equal(t, want, output(line), line)
 		}
 	}
-	tm.keys("C-d")
+	tm.Keys("C-d")
 	tm.waitExit()
 	_, err := os.Stat(filepath.Join(w.dir, "chronicle.db"))
 	require.ErrorIs(t, err, os.ErrNotExist, "asking for help created the archive")

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/casper-chronicle/chronicle/commands"
 	"github.com/casper-chronicle/chronicle/db"
 )
 
@@ -88,7 +89,7 @@ func runIngest(x *invocation) error {
 // a skipped entry has (stdout stays JSON Lines, stderr JSON errors only).
 func (x *invocation) emptyDir(dir string) {
 	if x.p.has("json") || x.env.JSON {
-		printJSONLine(x.out(), map[string]any{"path": dir, "outcome": db.OutcomeEmpty, "reason": db.ReasonEmpty})
+		printJSONLine(x.out(), &commands.IngestOut{Outcome: string(db.OutcomeEmpty), Path: dir, Reason: db.ReasonEmpty})
 		return
 	}
 	fmt.Fprintf(x.env.Stderr, "%schronicle ingest: %s: %s\n", x.env.where(), sanitize(dir), db.ReasonEmpty)
@@ -106,26 +107,14 @@ func noFilesIn(dirs []string) string {
 // (a skipped one carries "reason"; rejected is rejected's).
 func (x *invocation) outcome(kind, path string, res *db.IngestResult, detail string) {
 	if x.p.has("json") || x.env.JSON {
-		j := map[string]any{"path": path, "outcome": kind}
+		out := &commands.IngestOut{Outcome: kind, Path: path}
 		switch {
 		case res != nil:
-			j["document_sha256"] = res.Doc.SHA256.String()
-			j["events"] = res.Doc.EventCount
-			if x.inlineReceipt() {
-				j[receiptField], j["receipt_id"] = string(res.Receipt.Encode()), res.Receipt.ID().String()
-			}
-			if len(res.Moved) > 0 {
-				// Each name that moved here, and the document it named.
-				moved := map[string]string{}
-				for name, prev := range res.Moved {
-					moved[name] = prev.String()
-				}
-				j["moved"] = moved
-			}
-		case kind == "skipped":
-			j["reason"] = detail
+			out = commands.IngestedOf(db.OutcomeKind(kind), path, res, x.inlineReceipt())
+		case kind == string(db.OutcomeSkipped):
+			out.Reason = detail
 		}
-		printJSONLine(x.out(), j)
+		printJSONLine(x.out(), out)
 		return
 	}
 	hash := ""
@@ -147,9 +136,7 @@ func (x *invocation) outcome(kind, path string, res *db.IngestResult, detail str
 // "line", "col", "byte" and "rule" fields (rejection.json).
 func (x *invocation) rejected(r *rejection) {
 	if x.p.has("json") || x.env.JSON {
-		j := map[string]any{"path": r.path, "outcome": "rejected"}
-		r.json(j)
-		printJSONLine(x.out(), j)
+		printJSONLine(x.out(), r.ingestOut())
 		return
 	}
 	fmt.Fprintf(x.out(), "%-8s  %s\n", "rejected", sanitize(r.message()))

@@ -7,8 +7,6 @@ package repl
 import (
 	"bytes"
 	"context"
-	"errors"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -16,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/casper-chronicle/chronicle/internal/testbin"
 
 	"github.com/stretchr/testify/require"
 )
@@ -27,22 +27,7 @@ const epoch = "1750000000"
 var chronicleBin string
 
 func TestMain(m *testing.M) {
-	os.Exit(buildAndRun(m))
-}
-
-func buildAndRun(m *testing.M) int {
-	dir, err := os.MkdirTemp("", "chronicle-repl-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer os.RemoveAll(dir)
-	chronicleBin = filepath.Join(dir, "chronicle")
-	if out, err := exec.Command("go", "build", "-o", chronicleBin, "../cmd/chronicle").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "building chronicle: %v\n%s", err, out)
-		return 1
-	}
-	return m.Run()
+	os.Exit(testbin.Main(m, map[string]*string{"chronicle": &chronicleBin}))
 }
 
 // workspace is a temporary directory with the sample stories in samples/,
@@ -68,15 +53,7 @@ func newWorkspace(t testing.TB) *workspace {
 // control is inherited; the golden clock; HOME and XDG_CONFIG_HOME in the
 // workspace.
 func (w *workspace) env(extra ...string) []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		name, _, _ := strings.Cut(kv, "=")
-		switch name {
-		case "CHRONICLE_DB", "SOURCE_DATE_EPOCH", "PAGER", "XDG_CONFIG_HOME", "HOME", "TMUX", "TMUX_PANE":
-			continue
-		}
-		env = append(env, kv)
-	}
+	env := testbin.Environ("CHRONICLE_DB", "SOURCE_DATE_EPOCH", "PAGER", "XDG_CONFIG_HOME", "HOME", "TMUX", "TMUX_PANE")
 	env = append(env, "SOURCE_DATE_EPOCH="+epoch, "HOME="+w.dir, "XDG_CONFIG_HOME="+filepath.Join(w.dir, "config"))
 	return append(env, extra...)
 }
@@ -93,13 +70,8 @@ func (w *workspace) run(stdin string, args ...string) (string, int) {
 	cmd.Stdin = strings.NewReader(stdin)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	err := cmd.Run()
-	code := 0
-	if err != nil {
-		var exit *exec.ExitError
-		require.True(w.t, errors.As(err, &exit), "running chronicle %q: %v", args, err)
-		code = exit.ExitCode()
-	}
+	code, err := testbin.ExitCode(cmd.Run())
+	require.NoError(w.t, err, "running chronicle %q", args)
 	return out.String(), code
 }
 
@@ -112,11 +84,7 @@ func (w *workspace) split(stdin io.Reader, args ...string) (stdout, stderr strin
 	cmd.Stdin = stdin
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err := cmd.Run()
-	if err != nil {
-		var exit *exec.ExitError
-		require.True(w.t, errors.As(err, &exit), "running chronicle %q: %v", args, err)
-		code = exit.ExitCode()
-	}
+	code, err := testbin.ExitCode(cmd.Run())
+	require.NoError(w.t, err, "running chronicle %q", args)
 	return out.String(), errOut.String(), code
 }

@@ -9,8 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/casper-chronicle/chronicle/internal/testterm"
 	"github.com/casper-chronicle/chronicle/repl/shellwords"
 	"github.com/casper-chronicle/chronicle/repl/termtext"
+
 	"github.com/stretchr/testify/require"
 )
 
@@ -30,9 +32,8 @@ func TestProgressOnTerminal(t *testing.T) {
 		chronicleBin + " check; " + chronicleBin + " reindex; " +
 		chronicleBin + " import old/alice-bob-en.txt.chronicle old2/ahmed-khalid-ar.txt.chronicle; " +
 		chronicleBin + " claims check claims.jsonl --text; echo finished; sleep 60"
-	out, err := tm.tmux("new-session", "-d", "-s", "main", "-x", "200", "-y", "50", "-c", w.dir, "sh -c "+shellwords.Quote(script))
-	require.NoError(t, err, out)
-	out, err = tm.tmux("pipe-pane", "-t", "main", "-o", "cat >> "+shellwords.Quote(log))
+	tm.Start(200, 50, "sh -c "+shellwords.Quote(script))
+	out, err := tm.Tmux("pipe-pane", "-t", testterm.Session, "-o", "cat >> "+shellwords.Quote(log))
 	require.NoError(t, err, out)
 	require.NoError(t, os.WriteFile(filepath.Join(w.dir, "go"), nil, 0o644))
 	s := tm.waitFor("the commands to finish", func(s string) bool { return strings.Contains(s, "finished") })

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/casper-chronicle/chronicle/commands"
 	"github.com/casper-chronicle/chronicle/db"
 	"github.com/casper-chronicle/chronicle/db/fileio"
 	"github.com/casper-chronicle/chronicle/engine"
@@ -167,16 +168,15 @@ func (r *rejection) caretLines() []string {
 	}
 }
 
-// json adds the rejection's fields to an outcome record.
-func (r *rejection) json(j map[string]any) {
-	j["error"] = r.message()
-	j["file"] = r.path
-	j["rule"] = r.rule
+// ingestOut is the rejection as an `ingest --json` line: the one line as
+// "error", and where the fault is when it is known.
+func (r *rejection) ingestOut() *commands.IngestOut {
+	out := &commands.IngestOut{Outcome: string(db.OutcomeRejected), Path: r.path, Error: r.message(), File: r.path, Rule: r.rule}
 	if r.offset >= 0 {
-		j["byte"] = r.offset
+		out.Byte = &r.offset
 	}
 	if r.line > 0 {
-		j["line"] = r.line
-		j["col"] = r.col
+		out.Line, out.Col = r.line, r.col
 	}
+	return out
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -456,6 +457,35 @@ func TestTableTypedResults(t *testing.T) {
 	const alice = "testdata/samples/alice-bob-en.txt"
 	const store = "testdata/old/story.txt.chronicle"
 
+	t.Run("ingest", func(t *testing.T) {
+		// A second ingest of the same files (every one reused): the CLI's
+		// lines and the typed outcomes of db's batch are both what the
+		// document records say, written out here by hand.
+		want := cliJSON(t, path, "ingest", "testdata/samples")
+		var got, records []map[string]any
+		withArchive(t, path, func(a *db.Archive) {
+			at, err := db.ImportTime()
+			require.NoError(t, err)
+			require.NoError(t, a.IngestPaths(context.Background(), db.WalkPaths([]string{"testdata/samples"}), db.IngestOptions{ImportedAt: at,
+				Outcome: func(o db.PathOutcome) error {
+					require.Equal(t, db.OutcomeReused, o.Kind, o.Path)
+					got = append(got, lineJSON(t, commands.IngestedOf(o.Kind, o.Path, o.Result, false)))
+					return nil
+				}}))
+			require.NoError(t, a.Hold(true, func() error { // IngestPaths leaves the archive released
+				for _, line := range got {
+					d, err := a.Resolve(line["path"].(string))
+					require.NoError(t, err)
+					records = append(records, map[string]any{"document_sha256": d.SHA256.String(), "events": json.Number(strconv.Itoa(d.EventCount)),
+						"outcome": "reused", "path": line["path"]})
+				}
+				return nil
+			}))
+		})
+		require.Len(t, records, len(want))
+		require.Equal(t, records, want)
+		require.Equal(t, records, got)
+	})
 	t.Run("import", func(t *testing.T) {
 		want := cliJSON(t, path, "import", store)
 		other := filepath.Join(dir, "other.db")

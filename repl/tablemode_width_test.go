@@ -120,8 +120,8 @@ func TestTerminalTableWidth(t *testing.T) {
 	tm := newTerm(t, w)
 	tm.start(width, 200)
 	tm.waitPrompt(prompt2, "")
-	tm.typ(".mode table")
-	tm.keys("Enter")
+	tm.Type(".mode table")
+	tm.Keys("Enter")
 	tm.waitPrompt(promptTable, "")
 	for _, tc := range []struct{ line, marker string }{
 		{"docs", "document_"},
@@ -131,8 +131,8 @@ func TestTerminalTableWidth(t *testing.T) {
 		{"show samples/ahmed-khalid-ar.txt", "byte_start"},
 	} {
 		before := strings.Count(tm.joined(false), strings.TrimSpace(promptTable))
-		tm.typ(tc.line)
-		tm.keys("Enter")
+		tm.Type(tc.line)
+		tm.Keys("Enter")
 		tm.waitForIn(func() string { return strings.TrimRight(tm.joined(false), "\n ") }, "the output of "+tc.line, func(s string) bool {
 			return strings.Count(s, strings.TrimSpace(promptTable)) == before+1 && lastLine(s)+" " == promptTable &&
 				strings.Contains(s[max(0, strings.LastIndex(s, promptTable+tc.line)):], tc.marker)

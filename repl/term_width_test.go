@@ -9,8 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/casper-chronicle/chronicle/internal/testterm"
 	"github.com/casper-chronicle/chronicle/repl/shellwords"
 	"github.com/casper-chronicle/chronicle/repl/termtext"
+
 	"github.com/stretchr/testify/require"
 )
 
@@ -26,19 +28,18 @@ func (tm *term) startEnv(width, height int, env []string, args ...string) {
 	for _, a := range args {
 		line += " " + shellwords.Quote(a)
 	}
-	out, err := tm.tmux("new-session", "-d", "-s", "main", "-x", fmt.Sprint(width), "-y", fmt.Sprint(height), "-c", tm.w.dir, line)
-	require.NoError(tm.t, err, out)
+	tm.Start(width, height, line)
 }
 
 // joined is the pane with the lines the terminal wrapped joined again
 // (capture-pane -J): a line longer than the pane is one Chronicle printed.
 func (tm *term) joined(escapes bool) string {
 	tm.t.Helper()
-	args := []string{"capture-pane", "-p", "-J", "-t", "main", "-S", "-"}
+	args := []string{"capture-pane", "-p", "-J", "-t", testterm.Session, "-S", "-"}
 	if escapes {
 		args = append(args, "-e")
 	}
-	out, err := tm.tmux(args...)
+	out, err := tm.Tmux(args...)
 	require.NoError(tm.t, err, out)
 	return out
 }
@@ -53,8 +54,8 @@ func (tm *term) run(line, marker string) {
 	tm.t.Helper()
 	before := promptLines(tm.joined(false))
 	require.NotEmpty(tm.t, before, "no prompt on the screen before %q", line)
-	tm.typ(line)
-	tm.keys("Enter")
+	tm.Type(line)
+	tm.Keys("Enter")
 	history := func() string { return strings.TrimRight(tm.joined(false), "\n ") }
 	tm.waitForIn(history, fmt.Sprintf("the output of %q (holding %q) and the prompt after it", line, marker), func(s string) bool {
 		at := promptLines(s)

@@ -1,9 +1,9 @@
 package repl
 
 // The REPL on a real terminal: chronicle runs in a tmux pane (a
-// pseudo-terminal), keys are sent with send-keys and the screen is read
-// back with capture-pane. Each test has its own tmux server (socket in a
-// temporary directory) that it kills at the end.
+// pseudo-terminal, internal/testterm), keys are sent with send-keys and
+// the screen is read back with capture-pane. Each test has its own tmux
+// server (socket in a temporary directory) that it kills at the end.
 
 import (
 	"fmt"
@@ -15,16 +15,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/casper-chronicle/chronicle/internal/testterm"
 	"github.com/casper-chronicle/chronicle/repl/shellwords"
+
 	"github.com/stretchr/testify/require"
 )
 
-// term is one tmux server with one session running chronicle.
+// term is one tmux server (testterm) with one session running chronicle
+// in the workspace.
 type term struct {
-	t    *testing.T
-	w    *workspace
-	sock string
-	env  []string
+	*testterm.Term
+	t *testing.T
+	w *workspace
 }
 
 // newTerm starts a tmux server for the workspace; the tests skip only when
@@ -34,31 +36,7 @@ func newTerm(t *testing.T, w *workspace, extraEnv ...string) *term {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed (.ci/run installs it)")
 	}
-	sockDir, err := os.MkdirTemp("", "chr-tmux-") // short: sockets have a path limit
-	require.NoError(t, err)
-	tm := &term{t: t, w: w, sock: filepath.Join(sockDir, "s")}
-	var env []string
-	for _, kv := range w.env(extraEnv...) {
-		name, _, _ := strings.Cut(kv, "=")
-		if name == "LANG" || name == "LC_ALL" || name == "LC_CTYPE" || name == "TERM" {
-			continue
-		}
-		env = append(env, kv)
-	}
-	tm.env = append(env, "LANG=C.UTF-8", "TERM=xterm")
-	t.Cleanup(func() {
-		exec.Command("tmux", "-S", tm.sock, "kill-server").Run()
-		os.RemoveAll(sockDir)
-	})
-	return tm
-}
-
-func (tm *term) tmux(args ...string) (string, error) {
-	cmd := exec.Command("tmux", append([]string{"-u", "-f", "/dev/null", "-S", tm.sock}, args...)...)
-	cmd.Env = tm.env
-	cmd.Dir = tm.w.dir
-	out, err := cmd.CombinedOutput()
-	return string(out), err
+	return &term{Term: testterm.New(t, w.dir, w.env(extraEnv...)), t: t, w: w}
 }
 
 // start runs chronicle in a new session of the given size.
@@ -68,41 +46,7 @@ func (tm *term) start(width, height int, args ...string) {
 	for _, a := range args {
 		line += " " + shellwords.Quote(a)
 	}
-	// After a session ends, its server takes a moment to go away: a new
-	// session started meanwhile reaches the dying server, which tmux
-	// reports as "server exited unexpectedly". Start again once it is gone.
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		out, err := tm.tmux("new-session", "-d", "-s", "main", "-x", fmt.Sprint(width), "-y", fmt.Sprint(height), "-c", tm.w.dir, line)
-		if err == nil || !strings.Contains(out, "server exited unexpectedly") || time.Now().After(deadline) {
-			require.NoError(tm.t, err, out)
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-// keys sends tmux key names (Enter, Tab, C-c, Up...).
-func (tm *term) keys(keys ...string) {
-	tm.t.Helper()
-	out, err := tm.tmux(append([]string{"send-keys", "-t", "main"}, keys...)...)
-	require.NoError(tm.t, err, out)
-}
-
-// typ types text literally.
-func (tm *term) typ(text string) {
-	tm.t.Helper()
-	out, err := tm.tmux("send-keys", "-t", "main", "-l", "--", text)
-	require.NoError(tm.t, err, out)
-}
-
-// screen is the visible pane, trailing blank lines removed.
-func (tm *term) screen() string {
-	out, err := tm.tmux("capture-pane", "-p", "-t", "main")
-	if err != nil {
-		return "(no pane: " + strings.TrimSpace(out) + ")"
-	}
-	return strings.TrimRight(out, "\n ")
+	tm.Start(width, height, line)
 }
 
 // lastLine is the last non-blank line of a screen, without trailing
@@ -114,23 +58,13 @@ func lastLine(s string) string {
 // waitFor polls the screen until ok holds (10 s at most).
 func (tm *term) waitFor(what string, ok func(screen string) bool) string {
 	tm.t.Helper()
-	return tm.waitForIn(tm.screen, what, ok)
+	return tm.Poll(what, 10*time.Second, tm.Screen, ok)
 }
 
 // waitForIn polls capture until ok holds (10 s at most).
 func (tm *term) waitForIn(capture func() string, what string, ok func(screen string) bool) string {
 	tm.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		s := capture()
-		if ok(s) {
-			return s
-		}
-		if time.Now().After(deadline) {
-			tm.t.Fatalf("waiting for %s; the screen is:\n%s", what, s)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	return tm.Poll(what, 10*time.Second, capture, ok)
 }
 
 // waitPrompt waits until the last line is exactly prompt plus typed.
@@ -143,16 +77,7 @@ func (tm *term) waitPrompt(prompt, typed string) string {
 // waitExit waits until chronicle has left (its session is gone).
 func (tm *term) waitExit() {
 	tm.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		if _, err := tm.tmux("has-session", "-t", "main"); err != nil {
-			return
-		}
-		if time.Now().After(deadline) {
-			tm.t.Fatalf("chronicle did not exit; the screen is:\n%s", tm.screen())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	tm.WaitGone("chronicle", 10*time.Second)
 }
 
 const prompt2 = "chronicle.db (2 docs)> "
@@ -173,8 +98,8 @@ func TestTerminal(t *testing.T) {
 	require.Contains(t, s, "  query samples/ahmed-khalid-ar.txt 'هل سدد أحمد دين خالد؟'")
 	require.Contains(t, s, "`help` lists the commands")
 
-	tm.typ(`query samples/ahmed-khalid-ar.txt "هل سدد أحمد دين خالد؟"`)
-	tm.keys("Enter")
+	tm.Type(`query samples/ahmed-khalid-ar.txt "هل سدد أحمد دين خالد؟"`)
+	tm.Keys("Enter")
 	s = tm.waitFor("the answer", func(s string) bool { return strings.Contains(s, "PARTIAL") && lastLine(s)+" " == prompt2 })
 	require.Contains(t, s, "PARTIAL  debt 100/1 SAR (borrower أحمد, lender خالد)  settled 40/1")
 	for _, l := range []string{"  samples/ahmed-khalid-ar.txt:2  أقر أحمد", "  samples/ahmed-khalid-ar.txt:4  أكد خالد",
@@ -183,31 +108,31 @@ func TestTerminal(t *testing.T) {
 	}
 
 	// Ctrl-C drops the half-typed line.
-	tm.typ("docs --jso")
+	tm.Type("docs --jso")
 	tm.waitPrompt(prompt2, "docs --jso")
-	tm.keys("C-c")
+	tm.Keys("C-c")
 	s = tm.waitPrompt(prompt2, "")
 	require.Contains(t, s, prompt2+"docs --jso^C\n")
-	tm.typ("show samples/alice-bob-en.txt 3")
-	tm.keys("Enter")
+	tm.Type("show samples/alice-bob-en.txt 3")
+	tm.Keys("Enter")
 	tm.waitFor("line 3", func(s string) bool { return strings.Contains(s, "     3  Unrelated narrative line.") })
 	tm.waitPrompt(prompt2, "")
 
 	// Tab completes a document name.
-	tm.typ("show samples/al")
-	tm.keys("Tab")
+	tm.Type("show samples/al")
+	tm.Keys("Tab")
 	tm.waitPrompt(prompt2, "show samples/alice-bob-en.txt ")
-	tm.typ("1")
-	tm.keys("Enter")
+	tm.Type("1")
+	tm.Keys("Enter")
 	tm.waitFor("line 1", func(s string) bool { return strings.Contains(s, "     1  Opening prose about Alice and Bob.") })
 	tm.waitPrompt(prompt2, "")
 
 	// A line typed after a space stays out of the history.
-	tm.typ(" show samples/alice-bob-en.txt 7")
-	tm.keys("Enter")
+	tm.Type(" show samples/alice-bob-en.txt 7")
+	tm.Keys("Enter")
 	tm.waitFor("line 7", func(s string) bool { return strings.Contains(s, "     7  Closing line mentions Alice again.") })
 	tm.waitPrompt(prompt2, "")
-	tm.keys("C-d")
+	tm.Keys("C-d")
 	tm.waitExit()
 
 	hist, err := os.ReadFile(filepath.Join(w.dir, "config", "chronicle", "history"))
@@ -217,18 +142,18 @@ func TestTerminal(t *testing.T) {
 	// The history survives a restart: Up brings the last lines back.
 	tm.start(200, 50)
 	tm.waitPrompt(prompt2, "")
-	tm.keys("Up")
+	tm.Keys("Up")
 	tm.waitPrompt(prompt2, "show samples/alice-bob-en.txt 1")
-	tm.keys("Up")
+	tm.Keys("Up")
 	tm.waitPrompt(prompt2, "show samples/alice-bob-en.txt 3")
-	tm.keys("Up")
+	tm.Keys("Up")
 	tm.waitPrompt(prompt2, `query samples/ahmed-khalid-ar.txt "هل سدد أحمد دين خالد؟"`)
-	tm.keys("Enter")
+	tm.Keys("Enter")
 	tm.waitFor("the answer again", func(s string) bool {
 		return strings.Count(s, "PARTIAL  debt 100/1 SAR") == 1 && lastLine(s)+" " == prompt2
 	})
-	tm.typ("exit")
-	tm.keys("Enter")
+	tm.Type("exit")
+	tm.Keys("Enter")
 	tm.waitExit()
 }
 
@@ -248,11 +173,11 @@ func TestTerminalInterrupt(t *testing.T) {
 	tm := newTerm(t, w)
 	tm.start(200, 50)
 	tm.waitPrompt("chronicle.db (0 docs)> ", "")
-	tm.typ("ingest many --commit-every 20")
-	tm.keys("Enter")
+	tm.Type("ingest many --commit-every 20")
+	tm.Keys("Enter")
 	progress := regexp.MustCompile(`\] [1-9][0-9]*/400 (\d+ docs/s [0-9.]+ MB/s  )?many/`)
 	tm.waitFor("the progress bar", func(s string) bool { return progress.MatchString(s) })
-	tm.keys("C-c")
+	tm.Keys("C-c")
 	s := tm.waitFor("the interruption", func(s string) bool { return strings.Contains(s, "chronicle ingest: interrupted; ") })
 	require.Contains(t, s, "chronicle: interrupting; the command stops at its next safe point")
 	m := regexp.MustCompile(`interrupted; (\d+) of 400 files not ingested`).FindStringSubmatch(s)
@@ -261,11 +186,11 @@ func TestTerminalInterrupt(t *testing.T) {
 	fmt.Sscan(m[1], &left)
 	require.Greater(t, left, 0)
 	tm.waitPrompt(fmt.Sprintf("chronicle.db (%d docs)> ", n-left), "")
-	tm.typ("check")
-	tm.keys("Enter")
+	tm.Type("check")
+	tm.Keys("Enter")
 	tm.waitFor("check", func(s string) bool { return strings.Contains(s, fmt.Sprintf("ok: %d documents checked", n-left)) })
-	tm.typ("quit")
-	tm.keys("Enter")
+	tm.Type("quit")
+	tm.Keys("Enter")
 	tm.waitExit()
 }
 
@@ -281,21 +206,21 @@ func TestTerminalPager(t *testing.T) {
 	tm.start(120, 12)
 	s := tm.waitPrompt("chronicle.db (0 docs)> ", "")
 	require.Contains(t, s, "Chronicle: the archive chronicle.db has no documents yet.")
-	tm.typ("ingest samples")
-	tm.keys("Enter")
+	tm.Type("ingest samples")
+	tm.Keys("Enter")
 	tm.waitPrompt(prompt2, "")
-	tm.keys("C-l") // clear the screen
-	tm.typ("docs")
-	tm.keys("Enter")
+	tm.Keys("C-l") // clear the screen
+	tm.Type("docs")
+	tm.Keys("Enter")
 	s = tm.waitFor("docs", func(s string) bool { return strings.Contains(s, "SHA256  ") && lastLine(s)+" " == prompt2 })
 	require.Contains(t, s, "\nSHA256  ", "three lines: not paged")
-	tm.typ("help")
-	tm.keys("Enter")
+	tm.Type("help")
+	tm.Keys("Enter")
 	s = tm.waitFor("help through the pager", func(s string) bool {
 		return strings.Contains(s, "|   130  interrupted") && lastLine(s)+" " == prompt2
 	})
 	require.Contains(t, s, "|   Ctrl-C clears the line or interrupts a running command; Tab completes.")
-	tm.keys("C-d")
+	tm.Keys("C-d")
 	tm.waitExit()
 }
 
@@ -314,24 +239,24 @@ func TestTerminalClaims(t *testing.T) {
 	tm := newTerm(t, w)
 	tm.start(200, 60)
 	tm.waitPrompt(prompt2, "")
-	tm.typ("claims ch")
-	tm.keys("Tab")
+	tm.Type("claims ch")
+	tm.Keys("Tab")
 	tm.waitPrompt(prompt2, "claims check ")
-	tm.typ("ans")
-	tm.keys("Tab")
+	tm.Type("ans")
+	tm.Keys("Tab")
 	tm.waitPrompt(prompt2, "claims check answer.jsonl ")
-	tm.typ("--out rows.jsonl")
-	tm.keys("Enter")
+	tm.Type("--out rows.jsonl")
+	tm.Keys("Enter")
 	s := tm.waitFor("the claims table", func(s string) bool {
 		return strings.Contains(s, "8 claims: 4 supported, 1 contradicted, 3 unverified") && lastLine(s)+" " == prompt2
 	})
 	require.Contains(t, s, `2      contradicted  conflict           "100/1"               "40/1"`)
 	require.Contains(t, s, "     + samples/alice-bob-en.txt:5  @chronicle")
 	require.Contains(t, s, "     + samples/ahmed-khalid-ar.txt:6  أكد سعود استلام مبلغ 40 ريال سعودي من أحمد في اليوم الثاني.")
-	tm.typ("claims verify rows.jsonl")
-	tm.keys("Enter")
+	tm.Type("claims verify rows.jsonl")
+	tm.Keys("Enter")
 	tm.waitFor("VALID", func(s string) bool { return lastLine(s)+" " == prompt2 && strings.Contains(s, "\nVALID\n") })
-	tm.keys("C-d")
+	tm.Keys("C-d")
 	tm.waitExit()
 }
 
@@ -355,20 +280,20 @@ func TestTerminalInterruptCheck(t *testing.T) {
 	tm.start(200, 50)
 	prompt := "chronicle.db (40 docs)> "
 	tm.waitPrompt(prompt, "")
-	tm.typ("check")
-	tm.keys("Enter")
+	tm.Type("check")
+	tm.Keys("Enter")
 	tm.waitFor("the progress bar", func(s string) bool { return strings.Contains(s, "/40 many/") })
-	tm.keys("C-c")
+	tm.Keys("C-c")
 	s := tm.waitFor("the interruption", func(s string) bool { return strings.Contains(s, "chronicle check: check interrupted after ") })
 	require.Contains(t, s, "chronicle: interrupting; the command stops at its next safe point")
 	m := regexp.MustCompile(`check interrupted after (\d+) of 40 documents`).FindStringSubmatch(s)
 	require.NotNil(t, m, s)
 	tm.waitPrompt(prompt, "")
-	tm.typ("ingest late.txt --wait=200ms")
-	tm.keys("Enter")
+	tm.Type("ingest late.txt --wait=200ms")
+	tm.Keys("Enter")
 	tm.waitFor("the ingest", func(s string) bool { return strings.Contains(s, "new       late.txt") })
 	tm.waitPrompt("chronicle.db (41 docs)> ", "")
-	tm.typ("quit")
-	tm.keys("Enter")
+	tm.Type("quit")
+	tm.Keys("Enter")
 	tm.waitExit()
 }

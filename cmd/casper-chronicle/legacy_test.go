@@ -7,12 +7,10 @@ package main
 // transcript itself is replayed in golden_test.go.
 
 import (
-	"bytes"
 	"crypto/sha256"
 	le "encoding/binary"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -537,21 +535,8 @@ func runArchive(t testing.TB, dir, dbPath string, args ...string) result {
 	t.Helper()
 	cmd := exec.Command(chronicleBinary(t), append([]string{"--db", dbPath}, args...)...)
 	cmd.Dir = dir
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "CHRONICLE_DB=") && !strings.HasPrefix(kv, "SOURCE_DATE_EPOCH=") {
-			cmd.Env = append(cmd.Env, kv)
-		}
-	}
-	cmd.Env = append(cmd.Env, "SOURCE_DATE_EPOCH=1750000000")
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	code := 0
-	if err := cmd.Run(); err != nil {
-		var exit *exec.ExitError
-		require.True(t, errors.As(err, &exit), "running chronicle %v: %v", args, err)
-		code = exit.ExitCode()
-	}
-	return result{code: code, stdout: out.String(), stderr: errOut.String()}
+	cmd.Env = append(testbin.Environ("CHRONICLE_DB", "SOURCE_DATE_EPOCH"), "SOURCE_DATE_EPOCH=1750000000")
+	return runCmd(t, cmd)
 }
 
 // archiveOK runs chronicle and requires exit 0.

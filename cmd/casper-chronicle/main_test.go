@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,18 +16,7 @@ import (
 var binary string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "casper-chronicle-test")
-	if err != nil {
-		panic(err)
-	}
-	bins, err := testbin.Build(dir, "casper-chronicle")
-	if err != nil {
-		panic(err.Error())
-	}
-	binary = bins[0]
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	os.Exit(testbin.Main(m, map[string]*string{"casper-chronicle": &binary}))
 }
 
 // result is what one run of the binary produced.
@@ -49,15 +37,16 @@ func runEnv(t testing.TB, dir string, env []string, args ...string) result {
 	cmd := exec.Command(binary, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
+	return runCmd(t, cmd)
+}
+
+// runCmd runs cmd to its end with stdout and stderr captured.
+func runCmd(t testing.TB, cmd *exec.Cmd) result {
+	t.Helper()
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err := cmd.Run()
-	code := 0
-	if err != nil {
-		var exit *exec.ExitError
-		require.True(t, errors.As(err, &exit), "running %v: %v", args, err)
-		code = exit.ExitCode()
-	}
+	code, err := testbin.ExitCode(cmd.Run())
+	require.NoError(t, err, "running %q", cmd.Args)
 	return result{code: code, stdout: out.String(), stderr: errOut.String()}
 }
 

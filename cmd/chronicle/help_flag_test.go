@@ -131,7 +131,7 @@ func TestHelpFlagAfterDoubleDash(t *testing.T) {
 // document and across the archive, kept or only written.
 func TestFindSeveralArguments(t *testing.T) {
 	t.Parallel()
-	w := sampleArchive(t)
+	w := makeRunArchive(t)
 	for _, tc := range []struct {
 		name  string
 		flags []string

@@ -12,7 +12,9 @@ import (
 	"testing"
 
 	"github.com/casper-chronicle/chronicle/db"
+	"github.com/casper-chronicle/chronicle/internal/testarchive"
 	"github.com/casper-chronicle/chronicle/internal/testbin"
+
 	"github.com/stretchr/testify/require"
 )
 
@@ -94,7 +96,7 @@ func TestHelpJSON(t *testing.T) {
 // for $COLUMNS when it is narrower; the table views follow $COLUMNS.
 func TestHelpFits(t *testing.T) {
 	t.Parallel()
-	w := sampleArchive(t)
+	w := makeRunArchive(t)
 	for _, tc := range []struct {
 		columns string
 		width   int
@@ -120,17 +122,17 @@ func TestHelpFits(t *testing.T) {
 	}
 }
 
-// sampleArchive is a copy of the repository's testdata with the archive
-// `make run` builds (the sample stories and the settle story) in
-// ./chronicle.db, and a kept claims check.
-func sampleArchive(t *testing.T) *ws {
+// makeRunArchive is a copy of the repository's testdata with the
+// documents of the archive `make run` builds (the sample stories and the
+// settle story, built in process: testarchive.Build) in ./chronicle.db,
+// and a kept claims check.
+func makeRunArchive(t *testing.T) *ws {
 	t.Helper()
 	w := newWS(t)
 	w.db = filepath.Join(w.dir, "chronicle.db")
 	require.NoError(t, os.CopyFS(filepath.Join(w.dir, "testdata"), os.DirFS("../../testdata")))
-	r := runBin(t, chronicleBin, w.dir, nil, "ingest", "testdata/samples", "testdata/stories")
-	require.Equal(t, 0, r.code, "%s", r)
-	r = runBin(t, chronicleBin, w.dir, nil, "claims", "check", "testdata/claims/agent-answer.jsonl")
+	testarchive.Build(t, w.db, "testdata/samples", "testdata/stories")
+	r := runBin(t, chronicleBin, w.dir, nil, "claims", "check", "testdata/claims/agent-answer.jsonl")
 	require.Equal(t, 0, r.code, "%s", r)
 	return w
 }
@@ -143,7 +145,7 @@ func TestHelpExamples(t *testing.T) {
 	t.Parallel()
 	_, err := buildMCP.Build(filepath.Dir(chronicleBin), "chronicle-mcp") // `mcp` runs the server beside chronicle
 	require.NoError(t, err)
-	w := sampleArchive(t)
+	w := makeRunArchive(t)
 	for _, e := range helpTable(t, w) {
 		t.Run(e.Name, func(t *testing.T) {
 			r := runBin(t, chronicleBin, w.dir, nil, "-c", e.Example)

@@ -9,8 +9,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -34,23 +34,7 @@ const goldenDir = "../../testdata/golden"
 var chronicleBin, casperBin string
 
 func TestMain(m *testing.M) {
-	os.Exit(buildAndRun(m))
-}
-
-func buildAndRun(m *testing.M) int {
-	dir, err := os.MkdirTemp("", "chronicle-e2e-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer os.RemoveAll(dir)
-	bins, err := testbin.Build(dir, "chronicle", "casper-chronicle")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	chronicleBin, casperBin = bins[0], bins[1]
-	return m.Run()
+	os.Exit(testbin.Main(m, map[string]*string{"chronicle": &chronicleBin, "casper-chronicle": &casperBin}))
 }
 
 // result is what one run of a binary produced.
@@ -67,14 +51,7 @@ func (r result) String() string {
 // baseEnv is the process environment without the variables the tests
 // control, plus the golden clock.
 func baseEnv() []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		if strings.HasPrefix(kv, "CHRONICLE_DB=") || strings.HasPrefix(kv, "SOURCE_DATE_EPOCH=") || strings.HasPrefix(kv, memstatsEnv+"=") {
-			continue
-		}
-		env = append(env, kv)
-	}
-	return append(env, "SOURCE_DATE_EPOCH="+epoch)
+	return append(testbin.Environ("CHRONICLE_DB", "SOURCE_DATE_EPOCH", memstatsEnv), "SOURCE_DATE_EPOCH="+epoch)
 }
 
 // runBin runs bin in dir with baseEnv plus extra and returns its outcome.
@@ -88,22 +65,29 @@ func runBin(t testing.TB, bin, dir string, extra []string, args ...string) resul
 // runBinErr is runBin for goroutines: it reports a failure to run (not a
 // non-zero exit) as an error.
 func runBinErr(bin, dir string, extra []string, args ...string) (result, error) {
+	return runStdin(bin, dir, extra, nil, args...)
+}
+
+// runStdin is runBinErr with stdin (nil: none); a run is stopped after
+// 30 s, which is an error too.
+func runStdin(bin, dir string, extra []string, stdin io.Reader, args ...string) (result, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir = dir
 	cmd.Env = append(baseEnv(), extra...)
+	cmd.Stdin = stdin
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	start := time.Now()
-	err := cmd.Run()
-	r := result{stdout: out.String(), stderr: errOut.String(), elapsed: time.Since(start)}
+	ran := cmd.Run()
+	code, err := testbin.ExitCode(ran)
+	r := result{code: code, stdout: out.String(), stderr: errOut.String(), elapsed: time.Since(start)}
+	if ran != nil && err == nil {
+		err = ctx.Err() // killed at the deadline
+	}
 	if err != nil {
-		var exit *exec.ExitError
-		if !errors.As(err, &exit) || ctx.Err() != nil {
-			return r, fmt.Errorf("running %s %q: %w", filepath.Base(bin), args, err)
-		}
-		r.code = exit.ExitCode()
+		return r, fmt.Errorf("running %s %q: %w", filepath.Base(bin), args, err)
 	}
 	return r, nil
 }
@@ -249,15 +233,7 @@ func firstLine(s string) string {
 // exit code, which must come from an exit (not a start or wait error).
 func exitCodeWithin(t *testing.T, cmd *exec.Cmd, limit time.Duration, what string) int {
 	t.Helper()
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	var err error
-	select {
-	case err = <-done:
-	case <-time.After(limit):
-		cmd.Process.Kill()
-		t.Fatalf("%s did not end within %v", what, limit)
-	}
+	err := testbin.WaitWithin(cmd, limit)
 	var exit *exec.ExitError
 	require.ErrorAs(t, err, &exit, "%s", what)
 	return exit.ExitCode()

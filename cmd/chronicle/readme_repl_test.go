@@ -1,7 +1,7 @@
 package main
 
 // The README's REPL recordings are replayed too, in a real terminal
-// (tmux). The convention: a ```repl block starts with "$ COMMAND", the
+// (tmux, internal/testterm). The convention: a ```repl block starts with "$ COMMAND", the
 // command that starts the REPL, run in the README shell's directory on the
 // archive as `make run` left it (the state the README says the REPL opens
 // on); then comes the screen. A line that starts with a prompt
@@ -14,13 +14,12 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/casper-chronicle/chronicle/internal/testterm"
 
 	"github.com/stretchr/testify/require"
 )
@@ -77,109 +76,55 @@ func segments(screen []string) []segment {
 	return segs
 }
 
-// replTerm is one tmux server running the REPL.
-type replTerm struct {
-	t    *testing.T
-	sock string
-	env  []string
-	dir  string
-}
-
-func (tm *replTerm) tmux(args ...string) (string, error) {
-	cmd := exec.Command("tmux", append([]string{"-u", "-f", "/dev/null", "-S", tm.sock}, args...)...)
-	cmd.Env, cmd.Dir = tm.env, tm.dir
-	out, err := cmd.CombinedOutput()
-	return string(out), err
-}
-
-// history is the whole pane, scrollback included, trailing blanks removed.
-func (tm *replTerm) history() []string {
-	out, err := tm.tmux("capture-pane", "-p", "-J", "-S", "-", "-E", "-", "-t", "main")
-	require.NoError(tm.t, err, out)
-	var lines []string
-	for _, l := range strings.Split(out, "\n") {
-		lines = append(lines, strings.TrimRight(l, " "))
+// isPrompt reports a pane whose last line is a prompt with nothing typed.
+func isPrompt(h []string) bool {
+	n := len(h)
+	if n == 0 {
+		return false
 	}
-	for len(lines) > 0 && lines[len(lines)-1] == "" {
-		lines = lines[:len(lines)-1]
-	}
-	return lines
+	m := promptLine.FindString(h[n-1] + " ")
+	return m != "" && m == h[n-1]+" "
 }
 
-// waitPrompt waits until the last line is a prompt with nothing typed.
-func (tm *replTerm) waitPrompt(what string) {
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		h := tm.history()
-		if n := len(h); n > 0 {
-			if m := promptLine.FindString(h[n-1] + " "); m != "" && m == h[n-1]+" " {
-				return
-			}
-		}
-		if time.Now().After(deadline) {
-			tm.t.Fatalf("no prompt %s; the screen is:\n%s", what, strings.Join(tm.history(), "\n"))
-		}
-		time.Sleep(30 * time.Millisecond)
-	}
-}
-
-// replayREPL runs one block and returns the screen it produced.
+// replayREPL runs one block in a tmux server of its own (testterm) and
+// returns the screen it produced.
 func replayREPL(t *testing.T, dir string, env []string, b replBlock) []string {
-	sockDir, err := os.MkdirTemp("", "chr-readme-") // short: socket paths have a limit
-	require.NoError(t, err)
-	tm := &replTerm{t: t, sock: filepath.Join(sockDir, "s"), dir: dir}
+	var keep []string
 	for _, kv := range env {
-		name, _, _ := strings.Cut(kv, "=")
-		switch name {
-		case "LANG", "LC_ALL", "LC_CTYPE", "TERM", "PAGER", "NO_COLOR", "COLUMNS", "XDG_CONFIG_HOME":
+		switch name, _, _ := strings.Cut(kv, "="); name {
+		case "PAGER", "NO_COLOR", "COLUMNS", "XDG_CONFIG_HOME":
 			continue
 		}
-		tm.env = append(tm.env, kv)
+		keep = append(keep, kv)
 	}
 	// No user init file or history: the session as a new user has it.
-	tm.env = append(tm.env, "LANG=C.UTF-8", "TERM=xterm", "XDG_CONFIG_HOME="+t.TempDir())
-	defer func() {
-		tm.tmux("kill-server")
-		os.RemoveAll(sockDir)
-	}()
-	out, err := tm.tmux("new-session", "-d", "-s", "main", "-x", "250", "-y", "50", "-c", dir, b.command)
-	require.NoError(t, err, out)
-	_, err = tm.tmux("set-option", "-t", "main", "remain-on-exit", "on")
+	tm := testterm.New(t, dir, append(keep, "XDG_CONFIG_HOME="+t.TempDir()))
+	tm.Start(250, 50, b.command)
+	_, err := tm.Tmux("set-option", "-t", testterm.Session, "remain-on-exit", "on")
 	require.NoError(t, err)
-	_, err = tm.tmux("set-option", "-t", "main", "history-limit", "5000")
+	_, err = tm.Tmux("set-option", "-t", testterm.Session, "history-limit", "5000")
 	require.NoError(t, err)
+	history := func() string { return strings.Join(tm.History(), "\n") }
 	segs := segments(b.screen)
 	for i, s := range segs[1:] {
-		tm.waitPrompt(fmt.Sprintf("before README.md:%d", b.line+1+s.at))
+		tm.Poll(fmt.Sprintf("a prompt before README.md:%d", b.line+1+s.at), 20*time.Second, history,
+			func(h string) bool { return isPrompt(strings.Split(h, "\n")) })
 		typed := s.typed[len(promptLine.FindString(s.typed)):]
 		for j, part := range strings.Split(typed, "<Tab>") {
 			if j > 0 {
-				_, err := tm.tmux("send-keys", "-t", "main", "Tab")
-				require.NoError(t, err)
+				tm.Keys("Tab")
 				time.Sleep(100 * time.Millisecond) // the completion is drawn before more is typed
 			}
 			if part != "" {
-				out, err := tm.tmux("send-keys", "-t", "main", "-l", "--", part)
-				require.NoError(t, err, out)
+				tm.Type(part)
 			}
 		}
-		_, err := tm.tmux("send-keys", "-t", "main", "Enter")
-		require.NoError(t, err)
+		tm.Keys("Enter")
 		if i == len(segs)-2 { // the last line ends the session
-			deadline := time.Now().Add(20 * time.Second)
-			for {
-				dead, _ := tm.tmux("display-message", "-p", "-t", "main", "#{pane_dead}")
-				if strings.TrimSpace(dead) == "1" {
-					break
-				}
-				if time.Now().After(deadline) {
-					t.Fatalf("README.md:%d: the REPL did not end after its last line; the screen is:\n%s", b.line, strings.Join(tm.history(), "\n"))
-				}
-				time.Sleep(30 * time.Millisecond)
-			}
+			tm.WaitDead(fmt.Sprintf("the REPL of README.md:%d after its last line", b.line), 20*time.Second)
 		}
 	}
-	h := tm.history()
+	h := tm.History()
 	// remain-on-exit adds its own line at the end.
 	for len(h) > 0 && (strings.HasPrefix(h[len(h)-1], "Pane is dead") || h[len(h)-1] == "") {
 		h = h[:len(h)-1]

@@ -1,15 +1,10 @@
 package main
 
 import (
-	"bytes"
-	"context"
-	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -176,20 +171,7 @@ func (w *ws) stdin(input string, args ...string) result {
 // stdinEnv is stdin with extra environment variables.
 func (w *ws) stdinEnv(extra []string, input string, args ...string) result {
 	w.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, chronicleBin, args...)
-	cmd.Dir = w.dir
-	cmd.Env = append(baseEnv(), extra...)
-	cmd.Stdin = strings.NewReader(input)
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	err := cmd.Run()
-	r := result{stdout: out.String(), stderr: errOut.String()}
-	if err != nil {
-		var exit *exec.ExitError
-		require.True(w.t, errors.As(err, &exit), "running chronicle %q: %v", args, err)
-		r.code = exit.ExitCode()
-	}
+	r, err := runStdin(chronicleBin, w.dir, extra, strings.NewReader(input), args...)
+	require.NoError(w.t, err)
 	return r
 }

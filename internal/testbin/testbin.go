@@ -1,13 +1,21 @@
 // Package testbin builds the repository's commands for the end-to-end
 // tests that run them as processes: one place for the `go build` each of
-// those test packages used to spell out. It is imported by tests only.
+// those test packages used to spell out, and the TestMain that builds
+// them once for a package. It is imported by tests only.
 package testbin
 
 import (
+	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
 	"sync"
+	"testing"
+	"time"
 )
 
 // modulePath is the module the commands live in, under cmd/.
@@ -18,13 +26,21 @@ const modulePath = "github.com/casper-chronicle/chronicle"
 // and returns their paths in the order given. It runs from any directory
 // of the module (the packages are named by import path). The error of a
 // failed build carries the compiler's output.
+//
+// The commands are built by one `go build -o DIR/`, which compiles and
+// links them in parallel.
 func Build(dir string, names ...string) ([]string, error) {
 	paths := make([]string, len(names))
+	args := []string{"build", "-o", dir + string(filepath.Separator)}
 	for i, name := range names {
 		paths[i] = filepath.Join(dir, name)
-		if out, err := exec.Command("go", "build", "-o", paths[i], modulePath+"/cmd/"+name).CombinedOutput(); err != nil {
-			return nil, fmt.Errorf("building %s: %v\n%s", name, err, out)
+		if runtime.GOOS == "windows" {
+			paths[i] += ".exe"
 		}
+		args = append(args, modulePath+"/cmd/"+name)
+	}
+	if out, err := exec.Command("go", args...).CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("building %s: %v\n%s", strings.Join(names, ", "), err, out)
 	}
 	return paths, nil
 }
@@ -47,4 +63,74 @@ func (o *Once) Build(dir, name string) (string, error) {
 		}
 	})
 	return o.path, o.err
+}
+
+// Main is the body of a TestMain whose package runs commands as
+// processes: it builds each command named by bins's keys into a new
+// temporary directory (commands that run one another, as `chronicle mcp`
+// runs chronicle-mcp, find each other there), sets each key's variable to
+// its path, runs the tests and removes the directory. It returns the exit
+// code for os.Exit; a failed build is reported on stderr and is 1.
+func Main(m *testing.M, bins map[string]*string) int {
+	dir, err := os.MkdirTemp("", "chronicle-testbin-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	var names []string
+	for name := range bins {
+		names = append(names, name)
+	}
+	paths, err := Build(dir, names...)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	for i, name := range names {
+		*bins[name] = paths[i]
+	}
+	return m.Run()
+}
+
+// ExitCode is the exit code of a command whose Run or Wait returned err:
+// 0 for nil, the process's code for an *exec.ExitError; any other error
+// (the command could not start, or its I/O failed) is returned.
+func ExitCode(err error) (int, error) {
+	if err == nil {
+		return 0, nil
+	}
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return exit.ExitCode(), nil
+	}
+	return -1, err
+}
+
+// Environ is the process's environment without the variables named: the
+// ones a test sets itself for the command it runs.
+func Environ(drop ...string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if name, _, _ := strings.Cut(kv, "="); !slices.Contains(drop, name) {
+			env = append(env, kv)
+		}
+	}
+	return env
+}
+
+// WaitWithin waits for the started cmd to end, limit at most: past it the
+// process is killed and the error says it did not end. Otherwise it is
+// Wait's error (an *exec.ExitError for a non-zero exit).
+func WaitWithin(cmd *exec.Cmd, limit time.Duration) error {
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(limit):
+		cmd.Process.Kill()
+		<-done
+		return fmt.Errorf("%s did not end within %v", filepath.Base(cmd.Path), limit)
+	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/casper-chronicle/chronicle/engine/find"
 	"github.com/casper-chronicle/chronicle/engine/receipt"
 	"github.com/casper-chronicle/chronicle/engine/settle"
+	"github.com/casper-chronicle/chronicle/internal/testarchive"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
@@ -130,7 +131,7 @@ func isClaimField(name string) bool {
 // or snake_case word is a property of the listing or a member of a claim
 // line. Then each tool must name every value its results can carry.
 func TestMCPDescriptionsNameRealValues(t *testing.T) {
-	cs := connect(t, sampleArchive(t), "description-test")
+	cs := connect(t, testarchive.Samples(t), "description-test")
 	texts, props := listingTexts(t, cs)
 	require.NotEmpty(t, texts)
 

@@ -2,8 +2,9 @@ package mcpserver_test
 
 // End-to-end tests of `chronicle mcp`: the real binary, built once in
 // TestMain, driven over stdio by the official Go SDK's client
-// (mcp.CommandTransport) on an archive of testdata/samples; every answer is
-// compared with the CLI's canonical JSON for the same arguments.
+// (mcp.CommandTransport) on an archive of testdata/samples (built in
+// process, testarchive.Samples); every answer is compared with the CLI's
+// canonical JSON for the same arguments (the command run in process, cli).
 
 import (
 	"bytes"
@@ -19,6 +20,9 @@ import (
 	"time"
 
 	"github.com/casper-chronicle/chronicle/internal/pagedamage"
+	"github.com/casper-chronicle/chronicle/internal/testarchive"
+	"github.com/casper-chronicle/chronicle/internal/testbin"
+	"github.com/casper-chronicle/chronicle/repl"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
@@ -27,23 +31,8 @@ import (
 var chronicleBin string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "chronicle-mcp-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
 	// `chronicle mcp` runs the chronicle-mcp binary beside it.
-	chronicleBin = filepath.Join(dir, "chronicle")
-	for bin, pkg := range map[string]string{chronicleBin: "../../cmd/chronicle", filepath.Join(dir, "chronicle-mcp"): "../../cmd/chronicle-mcp"} {
-		if out, err := exec.Command("go", "build", "-o", bin, pkg).CombinedOutput(); err != nil {
-			fmt.Fprintf(os.Stderr, "building %s: %v\n%s", pkg, err, out)
-			os.RemoveAll(dir)
-			os.Exit(1)
-		}
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	os.Exit(testbin.Main(m, map[string]*string{"chronicle": &chronicleBin, "chronicle-mcp": new(string)}))
 }
 
 const (
@@ -51,26 +40,13 @@ const (
 	ahmed = "testdata/samples/ahmed-khalid-ar.txt"
 )
 
-// sampleArchive ingests the sample stories (names as in the README) into
-// a new archive and returns its path.
-func sampleArchive(t *testing.T) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "chronicle.db")
-	cmd := exec.Command(chronicleBin, "ingest", "--db", path, "testdata/samples")
-	cmd.Dir = "../.."
-	cmd.Env = append(os.Environ(), "SOURCE_DATE_EPOCH=1750000000")
-	out, err := cmd.CombinedOutput()
-	require.NoError(t, err, "%s", out)
-	return path
-}
-
-// cli runs the CLI on the archive and returns stdout and stderr.
+// cli runs the CLI's command on the archive in process (repl.Exec, as
+// `chronicle ARGS --db ARCHIVE` runs it with stdout and stderr pipes) and
+// returns stdout and stderr.
 func cli(t *testing.T, archive string, args ...string) (string, string) {
 	t.Helper()
-	cmd := exec.Command(chronicleBin, append(args, "--db", archive)...)
 	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	_ = cmd.Run()
+	repl.Exec(&repl.Env{Stdout: &stdout, Stderr: &stderr}, append(args, "--db", archive))
 	return stdout.String(), stderr.String()
 }
 
@@ -127,7 +103,7 @@ var toolNames = []string{"check_claims", "docs", "entity", "find", "query", "set
 // (what a Go field typed any becomes) anywhere a strict client would
 // reject it.
 func TestMCPToolsAndSchemas(t *testing.T) {
-	cs := connect(t, sampleArchive(t), "schema-test")
+	cs := connect(t, testarchive.Samples(t), "schema-test")
 	res, err := cs.ListTools(context.Background(), nil)
 	require.NoError(t, err)
 	var names []string
@@ -170,7 +146,7 @@ func checkSchema(t *testing.T, where string, s map[string]any) {
 // TestMCPToolsMatchCLI calls each tool on the sample archive and compares
 // it with the CLI's canonical JSON for the same arguments.
 func TestMCPToolsMatchCLI(t *testing.T) {
-	archive := sampleArchive(t)
+	archive := testarchive.Samples(t)
 	cs := connect(t, archive, "cli-compare")
 	line := func(s string) string { return strings.TrimSuffix(s, "\n") }
 
@@ -279,7 +255,7 @@ func TestMCPToolsMatchCLI(t *testing.T) {
 // unverified claims on the results the session received; the check is kept
 // in the archive under the client's name and the session's runId.
 func TestMCPClaimSession(t *testing.T) {
-	archive := sampleArchive(t)
+	archive := testarchive.Samples(t)
 	cs := connect(t, archive, "agent-test")
 	q := call(t, cs, "query", map[string]any{"document": alice, "question": "Did Alice repay Bob?"})
 	f := call(t, cs, "find", map[string]any{"document": alice, "terms": "Saud"})
@@ -352,7 +328,7 @@ func TestMCPClaimSession(t *testing.T) {
 // TestMCPHostile sends bad calls: none crashes the server or changes the
 // archive, and the errors are the CLI's lines.
 func TestMCPHostile(t *testing.T) {
-	archive := sampleArchive(t)
+	archive := testarchive.Samples(t)
 	before, err := os.ReadFile(archive)
 	require.NoError(t, err)
 	cs := connect(t, archive, "hostile")

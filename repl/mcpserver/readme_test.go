@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/casper-chronicle/chronicle/internal/testarchive"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
 )
@@ -70,7 +72,7 @@ func TestMCPReadmeSession(t *testing.T) {
 	client, calls := readmeMCPCalls(t, string(raw))
 	require.NotEmpty(t, client, "the ```mcp block names its client (# client NAME)")
 	require.NotEmpty(t, calls, "README.md has no ```mcp block")
-	cs := connect(t, sampleArchive(t), client)
+	cs := connect(t, testarchive.Samples(t), client)
 	for _, c := range calls {
 		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: c.tool, Arguments: c.args})
 		require.NoError(t, err, "README.md:%d", c.line)

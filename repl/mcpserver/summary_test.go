@@ -2,13 +2,12 @@ package mcpserver_test
 
 import (
 	"context"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/casper-chronicle/chronicle/internal/testarchive"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
@@ -17,15 +16,7 @@ import (
 // oneEventArchive is an archive of one document, one.txt: one line, one
 // event, naming Zed.
 func oneEventArchive(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "one.txt"), []byte("@chronicle\tZed\tBORROWED_FROM\tYan\t5\tSAR\tT1\tASSERTED\tPOSITIVE\tCONFIRMED\n"), 0o644))
-	path := filepath.Join(dir, "chronicle.db")
-	cmd := exec.Command(chronicleBin, "ingest", "--db", path, "one.txt")
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	require.NoError(t, err, "%s", out)
-	return path
+	return testarchive.One(t, "one.txt", "@chronicle\tZed\tBORROWED_FROM\tYan\t5\tSAR\tT1\tASSERTED\tPOSITIVE\tCONFIRMED\n")
 }
 
 // TestMCPSummaryCounts: the one-line summaries say "1 document", "1 line",
@@ -33,7 +24,7 @@ func oneEventArchive(t *testing.T) string {
 // "1 event"), and the plural for other counts.
 func TestMCPSummaryCounts(t *testing.T) {
 	one := connect(t, oneEventArchive(t), "summary-one")
-	samples := connect(t, sampleArchive(t), "summary-samples")
+	samples := connect(t, testarchive.Samples(t), "summary-samples")
 	claim := `{"claim":1,"standing":"open","iteration":0,"declaredOn":"answer","declaredResult":1,"declaredRule":"chronicle.settlement.status","declaredValue":"PARTIAL"}`
 	for _, tc := range []struct {
 		name string

@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/casper-chronicle/chronicle/internal/testarchive"
+
 	"github.com/stretchr/testify/require"
 )
 
@@ -36,7 +38,7 @@ func TestMCPTypeScriptClient(t *testing.T) {
 		require.NoError(t, err)
 		require.NoError(t, os.WriteFile(filepath.Join(dir, name), b, 0o644))
 	}
-	archive := sampleArchive(t)
+	archive := testarchive.Samples(t)
 
 	env := append(os.Environ(),
 		"npm_config_cache="+filepath.Join(os.TempDir(), "chronicle-npm-cache"),

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/casper-chronicle/chronicle/internal/testarchive"
+
 	"github.com/stretchr/testify/require"
 )
 
@@ -15,7 +17,7 @@ import (
 // and `claims verify` and `claims read` accept it; one byte more is a
 // tool error naming the bound.
 func TestMCPDeclaredValueUpToScopeBytes(t *testing.T) {
-	archive := sampleArchive(t)
+	archive := testarchive.Samples(t)
 	cs := connect(t, archive, "value-bytes")
 	q := call(t, cs, "query", map[string]any{"document": alice, "question": "Did Alice repay Bob?"})
 	claim := func(canonicalBytes int) string {

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/casper-chronicle/chronicle/internal/testarchive"
+
 	"github.com/stretchr/testify/require"
 )
 
@@ -72,7 +74,7 @@ func (w *wire) call(id int, raw string) map[string]any {
 // Invalid UTF-8 and lone surrogates in tool arguments get an error (a
 // JSON-RPC error or a tool error), never a crash, and change nothing.
 func TestMCPInvalidText(t *testing.T) {
-	archive := sampleArchive(t)
+	archive := testarchive.Samples(t)
 	before := sha256Of(t, archive)
 	w := startWire(t, archive)
 	w.initialize()
@@ -158,7 +160,7 @@ func (w *wire) initialize() {
 // call and before a ping, in one write: the call in flight and the ping
 // after it are answered, and the server exits 0 when stdin closes.
 func TestMCPMalformedLines(t *testing.T) {
-	archive := sampleArchive(t)
+	archive := testarchive.Samples(t)
 	w := startWire(t, archive)
 	w.initialize()
 	for i, tc := range []struct {
@@ -214,7 +216,7 @@ func TestMCPMalformedLines(t *testing.T) {
 // the server exits 0; the SDK alone closes the connection at the end of
 // the input and drops the answers not yet written.
 func TestMCPAnswersBeforeEOF(t *testing.T) {
-	archive := sampleArchive(t)
+	archive := testarchive.Samples(t)
 	cmd := exec.Command(chronicleBin, "mcp", "--db", archive)
 	query := func(id int) string {
 		return `{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"tools/call","params":{"name":"query","arguments":{"document":"testdata/samples/alice-bob-en.txt","question":"Did Alice repay Bob?"}}}`
