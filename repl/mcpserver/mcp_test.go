@@ -24,6 +24,7 @@ import (
 	"github.com/casper-chronicle/chronicle/internal/testbin"
 	"github.com/casper-chronicle/chronicle/repl"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
 )
@@ -247,8 +248,12 @@ func TestMCPToolsMatchCLI(t *testing.T) {
 		shown, _ := cli(t, archive, "show", strings.TrimPrefix(r.URI, "chronicle://doc/"), "--text")
 		require.Equal(t, shown, rr.Contents[0].Text, r.URI)
 	}
+	// a document the archive does not hold is the protocol's "not found"
+	// (db.ErrUnknownDoc through the guard), not a failed read
 	_, err = cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "chronicle://doc/" + strings.Repeat("0", 64)})
-	require.Error(t, err)
+	var rpcErr *jsonrpc.Error
+	require.ErrorAs(t, err, &rpcErr)
+	require.Equal(t, int64(mcp.CodeResourceNotFound), rpcErr.Code, rpcErr.Message)
 }
 
 // TestMCPClaimSession queries, then checks supported, contradicted and

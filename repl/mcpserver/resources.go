@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -53,7 +54,7 @@ func (s *Server) readDoc(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.
 		return err
 	})
 	if err != nil {
-		if strings.Contains(err.Error(), db.ErrUnknownDoc.Error()) {
+		if errors.Is(err, db.ErrUnknownDoc) {
 			return nil, mcp.ResourceNotFoundError(uri)
 		}
 		return nil, err

@@ -172,7 +172,7 @@ func (s *Server) issue(ss *mcp.ServerSession, k issuedResult) string {
 
 // toolError is the CLI's one line for an error of command name.
 func toolError(name string, err error) error {
-	return fmt.Errorf("chronicle %s: %v", name, err)
+	return fmt.Errorf("chronicle %s: %w", name, err)
 }
 
 // usageError is an argument the CLI would refuse with exit 2.
