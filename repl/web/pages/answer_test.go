@@ -29,15 +29,22 @@ func evidence(t *testing.T, root *html.Node) (classes, lines []string) {
 	return classes, lines
 }
 
+// requireSettlement requires the page's status badge and its debt and
+// settled amounts, exact rationals.
+func requireSettlement(t *testing.T, root *html.Node, status, debt, settled string) {
+	t.Helper()
+	require.Equal(t, status, textOf(all(root, withID("status"))[0]))
+	v, _ := attr(all(root, withID("debt"))[0], "value")
+	require.Equal(t, debt, v, "debt")
+	v, _ = attr(all(root, withID("settled"))[0], "value")
+	require.Equal(t, settled, v, "settled")
+}
+
 func TestQueryPartial(t *testing.T) {
 	f := newFixture(t)
 	root, _ := f.page(t, "/query?doc="+url.QueryEscape(alice)+"&question="+url.QueryEscape("Did Alice repay Bob?"))
-	require.Equal(t, "PARTIAL", textOf(all(root, withID("status"))[0]))
+	requireSettlement(t, root, "PARTIAL", "100/1", "40/1")
 	require.Equal(t, "badge badge-partial", classOf(all(root, withID("status"))[0]))
-	debt, _ := attr(all(root, withID("debt"))[0], "value")
-	require.Equal(t, "100/1", debt)
-	settled, _ := attr(all(root, withID("settled"))[0], "value")
-	require.Equal(t, "40/1", settled)
 	classes, lines := evidence(t, root)
 	require.Equal(t, []string{"cited", "cited", "counted", "cited"}, classes)
 	require.Equal(t, []string{alice + ":2 #L2", alice + ":4 #L4", alice + ":5 #L5", alice + ":6 #L6"}, lines)
@@ -52,11 +59,7 @@ func TestQueryPartial(t *testing.T) {
 func TestSettle(t *testing.T) {
 	f := newFixture(t)
 	root, body := f.page(t, "/settle?question="+url.QueryEscape("Did Layla repay Omar?"))
-	require.Equal(t, "SUPPORTED", textOf(all(root, withID("status"))[0]))
-	debt, _ := attr(all(root, withID("debt"))[0], "value")
-	require.Equal(t, "500/1", debt)
-	settled, _ := attr(all(root, withID("settled"))[0], "value")
-	require.Equal(t, "500/1", settled)
+	requireSettlement(t, root, "SUPPORTED", "500/1", "500/1")
 	classes, lines := evidence(t, root)
 	require.Equal(t, []string{"cited", "cited", "counted", "counted"}, classes)
 	require.Equal(t, []string{loan + ":4 #L4", loan + ":6 #L6", bank + ":4 #L4", bank + ":6 #L6"}, lines)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/casper-chronicle/chronicle/commands"
 	"github.com/casper-chronicle/chronicle/db"
+	"github.com/casper-chronicle/chronicle/engine"
 	"github.com/casper-chronicle/chronicle/internal/testarchive"
 	"github.com/casper-chronicle/chronicle/repl/web/pages"
 
@@ -84,15 +85,13 @@ func (f *fixture) source(t *testing.T, doc string) []byte {
 	var src []byte
 	require.NoError(t, f.archive("test", func(a *db.Archive) error {
 		d, err := a.Resolve(doc)
-		if err != nil {
-			return err
+		if err == nil {
+			var s *engine.Store
+			if s, err = a.Load(d); err == nil {
+				src = s.Source
+			}
 		}
-		s, err := a.Load(d)
-		if err != nil {
-			return err
-		}
-		src = s.Source
-		return nil
+		return err
 	}))
 	return src
 }

@@ -191,31 +191,61 @@ func (h *handler) archive(w http.ResponseWriter, name string, fn func(a *db.Arch
 	return true
 }
 
-// text reads the parameter key: UTF-8 text of at most maxParam bytes,
-// else a badRequest.
-func text(r *http.Request, key string) (string, error) {
-	v := r.URL.Query().Get(key)
+// params reads a request's parameters; the first one that is wrong is
+// kept in err (a badRequest) and the later reads give zero values.
+type params struct {
+	q   url.Values
+	err error
+}
+
+func paramsOf(r *http.Request) *params { return &params{q: r.URL.Query()} }
+
+// text reads the parameter key: UTF-8 text of at most maxParam bytes.
+func (p *params) text(key string) string {
+	v := p.q.Get(key)
 	switch {
+	case p.err != nil:
+		return ""
 	case len(v) > maxParam:
-		return "", badf("parameter %s is %d bytes; at most %d", key, len(v), maxParam)
+		p.err = badf("parameter %s is %d bytes; at most %d", key, len(v), maxParam)
 	case !engine.ValidTextString(v):
-		return "", badf("parameter %s is not valid UTF-8 text", key)
+		p.err = badf("parameter %s is not valid UTF-8 text", key)
+	default:
+		return v
 	}
-	return v, nil
+	return ""
 }
 
 // number reads the parameter key as a count from 1 to limit; def when it
 // is absent.
-func number(r *http.Request, key string, def, limit int) (int, error) {
-	v := r.URL.Query().Get(key)
-	if v == "" {
-		return def, nil
+func (p *params) number(key string, def, limit int) int {
+	v := p.q.Get(key)
+	if p.err != nil || v == "" {
+		return def
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil || n < 1 || n > limit {
-		return 0, badf("parameter %s: want a whole number from 1 to %d, got %.40q", key, limit, v)
+		p.err = badf("parameter %s: want a whole number from 1 to %d, got %.40q", key, limit, v)
+		return def
 	}
-	return n, nil
+	return n
+}
+
+// refuse keeps err, unless a parameter was wrong before.
+func (p *params) refuse(err error) {
+	if p.err == nil && err != nil {
+		p.err = badRequest{err}
+	}
+}
+
+// failed writes the error page of a wrong parameter; it reports whether
+// there was one.
+func (h *handler) failed(w http.ResponseWriter, p *params) bool {
+	if p.err != nil {
+		h.fail(w, http.StatusBadRequest, p.err)
+		return true
+	}
+	return false
 }
 
 // isDigest reports whether s is a document's SHA-256 in lower-case hex.

@@ -1,6 +1,8 @@
 package pages
 
 import (
+	"errors"
+	"fmt"
 	"html/template"
 	"net/http"
 	"net/url"
@@ -85,14 +87,9 @@ func (h *handler) docs(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, http.StatusBadRequest, badf("sort %.40q: want import, name or size", sortBy))
 		return
 	}
-	limit, err := number(r, "limit", DocsPage, MaxDocsPage)
-	if err != nil {
-		h.fail(w, http.StatusBadRequest, err)
-		return
-	}
-	after, err := text(r, "after")
-	if err != nil {
-		h.fail(w, http.StatusBadRequest, err)
+	p := paramsOf(r)
+	limit, after := p.number("limit", DocsPage, MaxDocsPage), p.text("after")
+	if h.failed(w, p) {
 		return
 	}
 	d := docsData{Sort: sortBy, Limit: limit}
@@ -189,14 +186,10 @@ func (h *handler) doc(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, http.StatusBadRequest, badf("%.80q is not a document's SHA-256 (64 lower-case hex digits)", sha))
 		return
 	}
-	from, err := number(r, "from", 1, 1<<40)
-	if err != nil {
-		h.fail(w, http.StatusBadRequest, err)
-		return
-	}
-	to, err := number(r, "to", from+PageLines-1, 1<<40)
-	if err != nil {
-		h.fail(w, http.StatusBadRequest, err)
+	p := paramsOf(r)
+	from := p.number("from", 1, 1<<40)
+	to := p.number("to", from+PageLines-1, 1<<40)
+	if h.failed(w, p) {
 		return
 	}
 	if to < from {
@@ -312,19 +305,9 @@ func groupOf(q *find.Query, doc *db.Document, res *find.Result) findGroup {
 }
 
 func (h *handler) find(w http.ResponseWriter, r *http.Request) {
-	terms, err := text(r, "terms")
-	if err != nil {
-		h.fail(w, http.StatusBadRequest, err)
-		return
-	}
-	doc, err := text(r, "doc")
-	if err != nil {
-		h.fail(w, http.StatusBadRequest, err)
-		return
-	}
-	pageNo, err := number(r, "page", 1, db.MaxLimit/FindPage)
-	if err != nil {
-		h.fail(w, http.StatusBadRequest, err)
+	p := paramsOf(r)
+	terms, doc, pageNo := p.text("terms"), p.text("doc"), p.number("page", 1, db.MaxLimit/FindPage)
+	if h.failed(w, p) {
 		return
 	}
 	if terms == "" {
@@ -421,26 +404,17 @@ func settlementOf(s *settle.Settlement, label func(sha [32]byte) (string, string
 }
 
 func (h *handler) query(w http.ResponseWriter, r *http.Request) {
-	doc, err := text(r, "doc")
-	if err != nil {
-		h.fail(w, http.StatusBadRequest, err)
-		return
-	}
-	question, err := text(r, "question")
-	if err != nil {
-		h.fail(w, http.StatusBadRequest, err)
-		return
-	}
+	var d answerData
+	p := paramsOf(r)
+	doc, question := p.text("doc"), p.text("question")
 	if doc == "" || question == "" {
-		h.fail(w, http.StatusBadRequest, badf("query wants a document (doc) and a question"))
-		return
+		p.refuse(errors.New("query wants a document (doc) and a question"))
 	}
 	in := commands.QueryIn{Document: doc, Question: question}
-	if err := in.Check(); err != nil {
-		h.fail(w, http.StatusBadRequest, badRequest{err})
+	p.refuse(in.Check())
+	if h.failed(w, p) {
 		return
 	}
-	var d answerData
 	if !h.archive(w, "query", func(a *db.Archive) error {
 		ans, err := commands.Query(a, in)
 		if err != nil {
@@ -467,63 +441,60 @@ func (h *handler) query(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *handler) settle(w http.ResponseWriter, r *http.Request) {
-	question, err := text(r, "question")
-	if err != nil {
-		h.fail(w, http.StatusBadRequest, err)
-		return
+	p := paramsOf(r)
+	question := p.text("question")
+	if question == "" {
+		p.refuse(errors.New("settle wants a question"))
 	}
-	docs := r.URL.Query()["doc"]
+	docs := p.q["doc"]
 	if len(docs) > 64 {
-		h.fail(w, http.StatusBadRequest, badf("at most 64 documents (doc), got %d", len(docs)))
-		return
+		p.refuse(fmt.Errorf("at most 64 documents (doc), got %d", len(docs)))
 	}
 	var chosen []string
 	for _, doc := range docs {
 		if len(doc) > maxParam || !engine.ValidTextString(doc) {
-			h.fail(w, http.StatusBadRequest, badf("parameter doc is not valid UTF-8 text of at most %d bytes", maxParam))
-			return
-		}
-		if doc != "" {
+			p.refuse(fmt.Errorf("parameter doc is not valid UTF-8 text of at most %d bytes", maxParam))
+		} else if doc != "" {
 			chosen = append(chosen, doc)
 		}
 	}
-	if question == "" {
-		h.fail(w, http.StatusBadRequest, badf("settle wants a question"))
-		return
-	}
 	in := commands.SettleIn{Question: question, Documents: chosen}
-	if err := in.Check(); err != nil {
-		h.fail(w, http.StatusBadRequest, badRequest{err})
+	p.refuse(in.Check())
+	if h.failed(w, p) {
 		return
 	}
 	var d answerData
 	if !h.archive(w, "settle", func(a *db.Archive) error {
 		res, err := commands.Settle(a, in, false)
-		if err != nil {
-			return err
+		if err == nil {
+			d = crossView(res.Settlement)
 		}
-		c := res.Settlement
-		d = settlementOf(c.Result, func(digest [32]byte) (string, string) {
-			sha := db.Digest(digest).String()
-			if doc := c.Doc(digest); doc != nil {
-				return sha, doc.Label()
-			}
-			return sha, sha[:12]
-		})
-		for _, doc := range c.Participants() {
-			sha := doc.SHA256.String()
-			d.Documents = append(d.Documents, docLink{SHA256: sha, Label: doc.Label(), Href: docURL(sha, 0, nil)})
-		}
-		if c.Chosen != nil {
-			d.Scope = "across " + commands.Plural(len(c.Chosen), "chosen document")
-		} else {
-			d.Scope = "across documents #1.." + strconv.FormatUint(c.UpTo, 10)
-		}
-		return nil
+		return err
 	}) {
 		return
 	}
 	h.render(w, "answer", page{Title: d.Status + " " + question, Question: question, Data: d})
+}
+
+// crossView is the view of a settlement across documents.
+func crossView(c *db.CrossSettlement) answerData {
+	d := settlementOf(c.Result, func(digest [32]byte) (string, string) {
+		sha := db.Digest(digest).String()
+		if doc := c.Doc(digest); doc != nil {
+			return sha, doc.Label()
+		}
+		return sha, sha[:12]
+	})
+	for _, doc := range c.Participants() {
+		sha := doc.SHA256.String()
+		d.Documents = append(d.Documents, docLink{SHA256: sha, Label: doc.Label(), Href: docURL(sha, 0, nil)})
+	}
+	if c.Chosen != nil {
+		d.Scope = "across " + commands.Plural(len(c.Chosen), "chosen document")
+	} else {
+		d.Scope = "across documents #1.." + strconv.FormatUint(c.UpTo, 10)
+	}
+	return d
 }
 
 type entityData struct {
@@ -532,14 +503,11 @@ type entityData struct {
 }
 
 func (h *handler) entity(w http.ResponseWriter, r *http.Request) {
-	name, err := text(r, "name")
-	if err != nil {
-		h.fail(w, http.StatusBadRequest, err)
-		return
-	}
+	p := paramsOf(r)
+	name := p.text("name")
 	in := commands.EntityIn{Name: name}
-	if err := in.Check(false); err != nil {
-		h.fail(w, http.StatusBadRequest, badRequest{err})
+	p.refuse(in.Check(false))
+	if h.failed(w, p) {
 		return
 	}
 	d := entityData{Name: name}
@@ -570,9 +538,9 @@ type verifyData struct {
 }
 
 func (h *handler) verify(w http.ResponseWriter, r *http.Request) {
-	rec, err := text(r, "receipt")
-	if err != nil {
-		h.fail(w, http.StatusBadRequest, err)
+	p := paramsOf(r)
+	rec := p.text("receipt")
+	if h.failed(w, p) {
 		return
 	}
 	d := verifyData{Receipt: rec}
