@@ -98,6 +98,7 @@ func New(opts Options) http.Handler {
 	h.mux.HandleFunc("GET /settle", h.settle)
 	h.mux.HandleFunc("GET /entity", h.entity)
 	h.mux.HandleFunc("GET /verify", h.verify)
+	h.mux.HandleFunc("GET /claims", h.claims)
 	return h
 }
 
