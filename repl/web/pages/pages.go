@@ -73,6 +73,7 @@ func New(opts Options) http.Handler {
 		"lower":    strings.ToLower,
 		"plural":   commands.Plural[int],
 		"add":      func(a, b int) int { return a + b },
+		"vis":      visible,
 	}
 	names, err := fs.Glob(templateFS, "templates/*.html")
 	if err != nil {

@@ -125,19 +125,42 @@ func TestDocumentPaging(t *testing.T) {
 	require.Equal(t, "line 700", textOf(marks[0]))
 }
 
+// requireIsolated requires every control or bidi character of the
+// page's text (but in the title and form fields) to be inside an element
+// of class ctl.
+func requireIsolated(t *testing.T, root *html.Node, path string) {
+	t.Helper()
+	var walk func(n *html.Node, isolated bool)
+	walk = func(n *html.Node, isolated bool) {
+		if n.Type == html.ElementNode && (n.Data == "title" || n.Data == "textarea") {
+			return
+		}
+		if n.Type == html.TextNode && !isolated {
+			for _, r := range n.Data {
+				require.False(t, (r < 0x20 && r != '\t' && r != '\n') || r == 0x202E || r == 0x2066 || r == 0x200F,
+					"%s: %U outside an isolating element in %q", path, r, n.Data)
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c, isolated || classOf(n) == "ctl")
+		}
+	}
+	walk(root, false)
+}
+
 func classOf(n *html.Node) string { v, _ := attr(n, "class"); return v }
 
 func TestHostileDocument(t *testing.T) {
 	f := newFixture(t)
 	sha := f.sha(t, "hostile.txt")
 	src := f.source(t, "hostile.txt")
-	for _, path := range []string{"/doc/" + sha, "/find?terms=" + url.QueryEscape("alert script img gnp isolated bell"),
-		"/entity?name=Alice", "/query?doc=hostile.txt&question=" + url.QueryEscape("Did Alice repay <b>Bob</b>?")} {
+	for _, path := range []string{"/doc/" + sha, "/find?terms=" + url.QueryEscape("alert script img \u202Egnp isolated bell"),
+		"/entity?name=Alice", "/query?doc=hostile.txt&question=" + url.QueryEscape("Did Alice repay <b>Bob</b>\u202E?")} {
 		root, body := f.page(t, path)
 		require.NotContains(t, body, "<script>alert", path)
 		require.NotContains(t, body, "<img", path)
 		require.NotContains(t, body, "<b>Bob", path)
-		require.NotContains(t, body, "\u202E", path+": a bidi override is written as a character reference or not at all")
+		requireIsolated(t, root, path)
 		scripts := all(root, tag("script"))
 		require.Len(t, scripts, 1, path)
 		srcAttr, _ := attr(scripts[0], "src")
@@ -151,7 +174,15 @@ func TestHostileDocument(t *testing.T) {
 			}
 		}
 	}
-	root, _ := f.page(t, "/doc/"+sha)
+	// The find marks hold the override itself, as the document's bytes.
+	root, _ := f.page(t, "/find?terms="+url.QueryEscape("alert \u202Egnp \x07"))
+	var texts []string
+	for _, m := range f.checkMarks(t, root, 3) {
+		texts = append(texts, textOf(m))
+	}
+	require.Equal(t, []string{"alert", "alert", "\u202Egnp", "\x07"}, texts)
+
+	root, _ = f.page(t, "/doc/"+sha)
 	lines := strings.Split(strings.TrimSuffix(string(src), "\n"), "\n")
 	for i, want := range lines {
 		el := all(root, withID(fmt.Sprintf("L%d", i+1)))

@@ -71,6 +71,14 @@ func writeText(b *strings.Builder, text []byte) {
 	}
 }
 
+// visible is text shown in a page (a name, a question) escaped, its
+// control and bidi characters isolated and labelled as in documents.
+func visible(text string) template.HTML {
+	var b strings.Builder
+	writeText(&b, []byte(text))
+	return template.HTML(b.String())
+}
+
 // marked renders a line of the document starting at byte offset start
 // with the spans (absolute offsets, sorted, not overlapping) as <mark>
 // elements carrying their offsets. Spans are clipped to the line.
