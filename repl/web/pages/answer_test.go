@@ -63,6 +63,11 @@ func TestSettle(t *testing.T) {
 	classes, lines := evidence(t, root)
 	require.Equal(t, []string{"cited", "cited", "counted", "counted"}, classes)
 	require.Equal(t, []string{loan + ":4 #L4", loan + ":6 #L6", bank + ":4 #L4", bank + ":6 #L6"}, lines)
+	var amounts []string
+	for _, n := range all(root, func(n *html.Node) bool { return classOf(n) == "amount" }) {
+		amounts = append(amounts, textOf(n))
+	}
+	require.Equal(t, []string{"200/1 SAR", "300/1 SAR"}, amounts, "each counted payment's amount")
 	marks := f.checkMarks(t, root, 4)
 	require.NotEqual(t, docOf(marks[0]), docOf(marks[3]), "each evidence names its own document")
 	require.Contains(t, body, "across documents #1..6")
@@ -118,4 +123,28 @@ func TestStatic(t *testing.T) {
 		require.Equal(t, http.StatusOK, resp.StatusCode, path)
 		require.Contains(t, resp.Header.Get("Content-Type"), ctype, path)
 	}
+}
+
+func TestDocumentReceipts(t *testing.T) {
+	f := newFixture(t)
+	sha := f.sha(t, alice)
+	root, _ := f.page(t, "/doc/"+sha)
+	before := len(all(root, func(n *html.Node) bool { return classOf(n) == "button" }))
+
+	// Keep a query's receipt (the server holds no lock between requests).
+	a, err := db.Open(f.path, db.Options{})
+	require.NoError(t, err)
+	ans, err := commands.Query(a, commands.QueryIn{Document: alice, Question: "Did Alice repay Bob?"})
+	require.NoError(t, err)
+	require.NoError(t, a.KeepReceipt(ans.Receipt))
+	require.NoError(t, a.Close())
+
+	root, _ = f.page(t, "/doc/"+sha)
+	buttons := all(root, func(n *html.Node) bool { return classOf(n) == "button" })
+	require.Len(t, buttons, before+1)
+	require.Contains(t, textOf(root), "Did Alice repay Bob?")
+	require.Contains(t, textOf(root), ans.Receipt.ID().String()[:12])
+	href, _ := attr(buttons[len(buttons)-1], "href")
+	root, _ = f.page(t, href)
+	require.Equal(t, "VALID", textOf(all(root, withID("verdict"))[0]))
 }

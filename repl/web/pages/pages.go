@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
+	"math"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -45,6 +46,9 @@ const FindPage = 20
 // maxParam is the longest parameter a page reads (a question, terms, a
 // name or a receipt); longer ones are refused before any work.
 const maxParam = 8192
+
+// maxLine is the largest line number a request names.
+const maxLine = math.MaxInt32
 
 // maxHighlights is the most spans a document link's hl parameter holds.
 const maxHighlights = 256

@@ -187,8 +187,8 @@ func (h *handler) doc(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := paramsOf(r)
-	from := p.number("from", 1, 1<<40)
-	to := p.number("to", from+PageLines-1, 1<<40)
+	from := p.number("from", 1, maxLine)
+	to := p.number("to", from+PageLines-1, maxLine)
 	if h.failed(w, p) {
 		return
 	}
