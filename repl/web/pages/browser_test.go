@@ -63,7 +63,7 @@ func TestBrowser(t *testing.T) {
 	t.Cleanup(srv.Close)
 
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.NoSandbox,
-		chromedp.DisableGPU, chromedp.WindowSize(1100, 760), chromedp.Flag("lang", "en-US"))
+		chromedp.DisableGPU, chromedp.WindowSize(1100, 900), chromedp.Flag("lang", "en-US"))
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	defer cancelAlloc()
 	ctx, cancel := chromedp.NewContext(actx)
