@@ -23,7 +23,12 @@
 //     its line, counted payments apart from cited ones;
 //   - /entity?name= : every event naming the entity;
 //   - /verify?receipt= : a receipt replayed (VALID, INVALID or
-//     UNSUPPORTED, with the reason).
+//     UNSUPPORTED, with the reason);
+//   - /claims : the kept claims checks, each row coloured by its outcome,
+//     the claimed value beside the archive's.
+//
+// Every page is a GET and none writes, so no form carries
+// Options.CSRF yet.
 //
 // Highlights come from the engine's byte spans, never matched again by
 // the page: each is a <mark> with data-byte-start and data-byte-end

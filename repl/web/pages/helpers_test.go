@@ -234,7 +234,7 @@ func (f *fixture) findOrder(t *testing.T, terms string) []string {
 	t.Helper()
 	var names []string
 	require.NoError(t, f.archive("test", func(a *db.Archive) error {
-		res, err := commands.Find(a, commands.FindIn{Terms: terms}, false)
+		res, err := commands.Find(a, commands.FindIn{Terms: terms, Limit: db.MaxLimit}, false)
 		if err != nil {
 			return err
 		}

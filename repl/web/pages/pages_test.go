@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/casper-chronicle/chronicle/db"
+	"github.com/casper-chronicle/chronicle/internal/testarchive"
+
 	"github.com/stretchr/testify/require"
 	"golang.org/x/net/html"
 )
@@ -305,12 +308,41 @@ func TestFind(t *testing.T) {
 
 func TestFindPaging(t *testing.T) {
 	f := newFixture(t)
-	// "the" is in every document but the hostile one: more than a page
-	// would hold only with 21 documents, so page 2 is empty here and
-	// page 1 has no next link.
-	root, _ := f.page(t, "/find?terms=the")
-	require.Empty(t, all(root, func(n *html.Node) bool { v, _ := attr(n, "rel"); return v == "next" }))
-	root, _ = f.page(t, "/find?terms=the&page=2")
-	require.Empty(t, all(root, func(n *html.Node) bool { return classOf(n) == "group" }))
-	require.NotEmpty(t, all(root, func(n *html.Node) bool { v, _ := attr(n, "rel"); return v == "prev" }))
+	// 25 more documents that match, each once: two pages of 20 and 5.
+	a, err := db.Open(f.path, db.Options{})
+	require.NoError(t, err)
+	for i := range 25 {
+		_, err := a.Ingest(fmt.Appendf(nil, "needle number %d\n", i), testarchive.GoldenTime, fmt.Sprintf("needle-%02d.txt", i))
+		require.NoError(t, err)
+	}
+	require.NoError(t, a.Close())
+	groups := func(root *html.Node) []string {
+		var out []string
+		for _, g := range all(root, func(n *html.Node) bool { return classOf(n) == "group" }) {
+			out = append(out, textOf(g.FirstChild.NextSibling.FirstChild))
+		}
+		return out
+	}
+	rel := func(root *html.Node, rel string) string {
+		links := all(root, func(n *html.Node) bool { v, _ := attr(n, "rel"); return v == rel })
+		if len(links) == 0 {
+			return ""
+		}
+		href, _ := attr(links[0], "href")
+		return href
+	}
+	order := f.findOrder(t, "needle")
+	require.Len(t, order, 25)
+	root, _ := f.page(t, "/find?terms=needle")
+	require.Equal(t, order[:20], groups(root))
+	require.Empty(t, rel(root, "prev"))
+	next := rel(root, "next")
+	require.Equal(t, "/find?page=2&terms=needle", next)
+	root, _ = f.page(t, next)
+	require.Equal(t, order[20:], groups(root))
+	require.Empty(t, rel(root, "next"))
+	require.Equal(t, "/find?page=1&terms=needle", rel(root, "prev"))
+	f.checkMarks(t, root, 5)
+	root, _ = f.page(t, "/find?terms=needle&page=3")
+	require.Empty(t, groups(root))
 }
