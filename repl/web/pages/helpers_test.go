@@ -60,6 +60,12 @@ func newFixture(t *testing.T) *fixture {
 	_, err = a.Ingest([]byte(bigDoc()), testarchive.GoldenTime, "big.txt")
 	require.NoError(t, err)
 	require.NoError(t, a.Close())
+	return serve(t, path)
+}
+
+// serve serves the pages on the archive at path.
+func serve(t *testing.T, path string) *fixture {
+	t.Helper()
 	f := &fixture{path: path}
 	f.srv = httptest.NewServer(pages.New(pages.Options{Archive: f.archive}))
 	t.Cleanup(f.srv.Close)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/casper-chronicle/chronicle/db"
+	"github.com/casper-chronicle/chronicle/internal/pagedamage"
 	"github.com/casper-chronicle/chronicle/internal/testarchive"
 
 	"github.com/stretchr/testify/require"
@@ -345,4 +346,21 @@ func TestFindPaging(t *testing.T) {
 	f.checkMarks(t, root, 5)
 	root, _ = f.page(t, "/find?terms=needle&page=3")
 	require.Empty(t, groups(root))
+}
+
+// TestDamagedArchive: a page the archive cannot read is a 500 page that
+// names the damage, not a stack trace, and the server goes on serving.
+func TestDamagedArchive(t *testing.T) {
+	f := newFixture(t)
+	sha := f.sha(t, alice)
+	damaged := serve(t, pagedamage.ZeroRoot(t, f.path, "chunks"))
+	for range 2 {
+		status, body := damaged.get(t, "/doc/"+sha)
+		require.Equal(t, http.StatusInternalServerError, status)
+		require.Contains(t, body, "is damaged")
+		require.Contains(t, body, "chronicle check")
+		require.NotContains(t, body, "goroutine")
+		require.NotContains(t, body, ".go:")
+	}
+	damaged.page(t, "/")
 }
