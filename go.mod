@@ -3,6 +3,7 @@ module github.com/casper-chronicle/chronicle
 go 1.26.0
 
 require (
+	github.com/chromedp/cdproto v0.160.3
 	github.com/chromedp/chromedp v0.23.0
 	github.com/chzyer/readline v1.5.1
 	github.com/google/jsonschema-go v0.4.3
@@ -14,7 +15,6 @@ require (
 )
 
 require (
-	github.com/chromedp/cdproto v0.160.3 // indirect
 	github.com/davecgh/go-spew v1.1.1 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 	github.com/pmezard/go-difflib v1.0.0 // indirect

@@ -13,6 +13,7 @@ import (
 
 	"github.com/casper-chronicle/chronicle/repl/web/pages"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
 )
@@ -188,6 +189,13 @@ func TestBrowser(t *testing.T) {
 	require.Equal(t, []string{"ltr", "ltr", "ltr", "ltr", "ltr", "ltr", "ltr"}, eval(directions))
 	require.Equal(t, []string{"L2", "L3", "L4"}, eval(`Array.from(document.querySelectorAll(".srcline.target")).map(e => e.id)`),
 		"the script highlights a range of lines")
+
+	// Printed, a page drops its navigation, forms and footer.
+	const shown = `["header", "footer", "main"].map(s => getComputedStyle(document.querySelector(s)).display)`
+	require.Equal(t, []string{"flex", "block", "block"}, eval(shown))
+	_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: "print"})
+	require.NoError(t, err)
+	require.Equal(t, []string{"none", "none", "block"}, eval(shown))
 
 	mu.Lock()
 	defer mu.Unlock()
