@@ -190,6 +190,13 @@ func TestBrowser(t *testing.T) {
 	require.Equal(t, []string{"L2", "L3", "L4"}, eval(`Array.from(document.querySelectorAll(".srcline.target")).map(e => e.id)`),
 		"the script highlights a range of lines")
 
+	// By keyboard: the first Tab reaches the skip link, shown when
+	// focused; Enter follows it.
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/"), chromedp.KeyEvent("\t")))
+	require.Equal(t, []string{"Skip to content", "16px"}, eval(`[document.activeElement.textContent, getComputedStyle(document.activeElement).left]`))
+	require.NoError(t, chromedp.Do(ctx, chromedp.KeyEvent("\r")))
+	require.True(t, strings.HasSuffix(location(), "/#main"), location())
+
 	// Printed, a page drops its navigation, forms and footer.
 	const shown = `["header", "footer", "main"].map(s => getComputedStyle(document.querySelector(s)).display)`
 	require.Equal(t, []string{"flex", "block", "block"}, eval(shown))
