@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"slices"
 
 	"github.com/casper-chronicle/chronicle/engine"
 	"github.com/casper-chronicle/chronicle/engine/canonjson"
@@ -169,6 +170,36 @@ func (q *Query) Score(line []byte) int {
 		}
 	}
 	return n
+}
+
+// Occurrences returns the byte spans, half-open and absolute (line starts
+// at byte offset start of its document), of every occurrence of the
+// query's distinct terms in line, sorted and merged where they overlap or
+// touch: the bytes that make the line score (Score). Front-ends mark
+// these rather than matching the text themselves, so a highlight is
+// always what the engine matched.
+func (q *Query) Occurrences(line []byte, start int) [][2]int {
+	var out [][2]int
+	for _, d := range q.distinct {
+		for i := 0; i+len(d.pat.term) <= len(line); {
+			j := d.pat.index(line[i:])
+			if j < 0 {
+				break
+			}
+			out = append(out, [2]int{start + i + j, start + i + j + len(d.pat.term)})
+			i += j + 1
+		}
+	}
+	slices.SortFunc(out, func(a, b [2]int) int { return a[0] - b[0] })
+	merged := out[:0]
+	for _, s := range out {
+		if n := len(merged); n > 0 && s[0] <= merged[n-1][1] {
+			merged[n-1][1] = max(merged[n-1][1], s[1])
+			continue
+		}
+		merged = append(merged, s)
+	}
+	return merged
 }
 
 // Match is one listed matching line.

@@ -370,3 +370,35 @@ func TestQueryReuse(t *testing.T) {
 		require.True(t, bytes.Equal(want.JSON(), q.Search(src, doc).JSON()))
 	}
 }
+
+// TestOccurrences: the spans a front-end marks are every occurrence of
+// every distinct term, absolute, merged where they overlap or touch, and
+// each one's bytes are a term (so marking them shows what scored).
+func TestOccurrences(t *testing.T) {
+	for _, tc := range []struct {
+		terms, line string
+		start       int
+		want        [][2]int
+	}{
+		{"Saud", "Saud paid Saud", 10, [][2]int{{10, 14}, {20, 24}}},
+		{"aa", "aaaa", 0, [][2]int{{0, 4}}},                // overlapping occurrences merge
+		{"ab bc", "abc", 5, [][2]int{{5, 8}}},              // two terms overlapping
+		{"ab cd", "abcd", 0, [][2]int{{0, 4}}},             // touching spans merge
+		{"Bob Bob Saud", "Saud owes Bob", 0, [][2]int{{0, 4}, {10, 13}}},
+		{"x", "no such letter", 0, nil},
+		{"سعود", "دفع سعود لخالد", 100, [][2]int{{107, 115}}}, // bytes, not characters
+	} {
+		q, err := NewQuery(tc.terms)
+		require.NoError(t, err)
+		got := q.Occurrences([]byte(tc.line), tc.start)
+		if tc.want == nil {
+			require.Empty(t, got, tc.terms)
+			continue
+		}
+		require.Equal(t, tc.want, got, "%q in %q", tc.terms, tc.line)
+		for _, s := range got {
+			marked := tc.line[s[0]-tc.start : s[1]-tc.start]
+			require.Positive(t, q.Score([]byte(marked)), "span %v (%q) holds a term", s, marked)
+		}
+	}
+}

@@ -1,7 +1,6 @@
 package pages
 
 import (
-	"bytes"
 	"fmt"
 	"html"
 	"html/template"
@@ -101,23 +100,16 @@ func marked(text []byte, start int, spans []span) template.HTML {
 	return template.HTML(b.String())
 }
 
-// termSpans are the byte spans of every occurrence of the query's terms
-// in a line that find listed (its text and first offset): find scores a
-// line by its terms as byte substrings, so these are the bytes that made
-// it match. Overlapping occurrences are merged.
+// termSpans are the spans of the query's terms in a line that find
+// listed (its text and first offset), as the engine matched them
+// (find.Query.Occurrences): the page never matches text itself.
 func termSpans(q *find.Query, text []byte, start int) []span {
-	var out []span
-	for term := range q.Distinct() {
-		for i := 0; i <= len(text)-len(term); {
-			j := bytes.Index(text[i:], term)
-			if j < 0 {
-				break
-			}
-			out = append(out, span{start + i + j, start + i + j + len(term)})
-			i += j + 1
-		}
+	occ := q.Occurrences(text, start)
+	out := make([]span, len(occ))
+	for i, o := range occ {
+		out[i] = span{o[0], o[1]}
 	}
-	return merge(out)
+	return out
 }
 
 // merge sorts spans and joins the ones that overlap or touch.
