@@ -170,6 +170,15 @@ func TestBrowser(t *testing.T) {
 	checkMarks(4)
 	screenshot("settle.png")
 
+	// A kept claims check: each row coloured by its outcome.
+	f.keepClaimsCheck(t)
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/claims"), chromedp.WaitVisible(chromedp.CSS("tr.outcome-contradicted"))))
+	colours := eval(`["supported", "contradicted", "unverified"].map(o => getComputedStyle(document.querySelector("tr.outcome-" + o)).backgroundColor)`)
+	require.Len(t, colours, 3)
+	require.NotEqual(t, colours[0], colours[1], "supported and contradicted rows differ")
+	require.NotEqual(t, colours[1], colours[2], "contradicted and unverified rows differ")
+	screenshot("claims.png")
+
 	// The settlement across the stories: SUPPORTED, every cited line a
 	// link to it.
 	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/settle?question=Did+Layla+repay+Omar%3F")))

@@ -18,15 +18,7 @@ func TestClaims(t *testing.T) {
 	root, _ := f.page(t, "/claims")
 	require.Contains(t, textOf(root), "No claims check is kept.")
 
-	// Keep the README's check (the server holds no lock between requests).
-	file, err := os.ReadFile(filepath.Join(testarchive.Root(t), "testdata", "claims", "agent-answer.jsonl"))
-	require.NoError(t, err)
-	a, err := db.Open(f.path, db.Options{})
-	require.NoError(t, err)
-	_, err = commands.ClaimsCheck(a, commands.ClaimsCheckIn{Claims: file}, db.ClaimOptions{})
-	require.NoError(t, err)
-	require.NoError(t, a.Close())
-
+	f.keepClaimsCheck(t)
 	root, _ = f.page(t, "/claims")
 	require.Contains(t, textOf(root), "support-agent/2026-12-01-alice")
 	var outcomes []string
@@ -41,4 +33,18 @@ func TestClaims(t *testing.T) {
 	cells := all(all(root, func(n *html.Node) bool { return classOf(n) == "outcome-contradicted" })[0], tag("code"))
 	require.Equal(t, `"100/1"`, textOf(cells[0]))
 	require.Equal(t, `"40/1"`, textOf(cells[1]))
+}
+
+// keepClaimsCheck keeps the README's claims check in the fixture's
+// archive (the server holds no lock between requests, so a page shows it
+// at once).
+func (f *fixture) keepClaimsCheck(t *testing.T) {
+	t.Helper()
+	file, err := os.ReadFile(filepath.Join(testarchive.Root(t), "testdata", "claims", "agent-answer.jsonl"))
+	require.NoError(t, err)
+	a, err := db.Open(f.path, db.Options{})
+	require.NoError(t, err)
+	_, err = commands.ClaimsCheck(a, commands.ClaimsCheckIn{Claims: file}, db.ClaimOptions{})
+	require.NoError(t, err)
+	require.NoError(t, a.Close())
 }
