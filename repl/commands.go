@@ -48,6 +48,7 @@ var runs = map[string]func(*invocation) error{
 	"check":      runCheck,
 	"claims":     runClaims,
 	"mcp":        runMCP,
+	"serve":      runServe,
 	"help":       fitted(runHelp, helpWidth),
 	"version":    runVersion,
 	"completion": runCompletion,
