@@ -1,0 +1,187 @@
+package web_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/casper-chronicle/chronicle/commands"
+	"github.com/casper-chronicle/chronicle/repl/web"
+
+	"github.com/stretchr/testify/require"
+)
+
+const (
+	alice = "testdata/samples/alice-bob-en.txt"
+	ahmed = "testdata/samples/ahmed-khalid-ar.txt"
+)
+
+// apiCase is one call: the CLI's arguments and the API's parameters.
+type apiCase struct {
+	argv   []string
+	params []string // name, value pairs
+}
+
+// apiCases are sample calls of every command the API serves; a command
+// of the table that reads and has none here fails TestAPIMatchesCLI.
+var apiCases = map[string][]apiCase{
+	"docs": {
+		{[]string{"docs"}, nil},
+		{[]string{"docs", "--sort", "name", "--limit", "1"}, []string{"sort", "name", "limit", "1"}},
+		{[]string{"docs", "--sort", "name", "--after", ahmed}, []string{"sort", "name", "after", ahmed}},
+	},
+	"show": {
+		{[]string{"show", alice}, []string{"doc", alice}},
+		{[]string{"show", ahmed, "2-4"}, []string{"doc", ahmed, "from-to", "2-4"}},
+	},
+	"stats": {{[]string{"stats"}, nil}},
+	"query": {
+		{[]string{"query", ahmed, "هل سدد أحمد دين خالد؟"}, []string{"doc", ahmed, "question", "هل سدد أحمد دين خالد؟"}},
+		{[]string{"query", alice, "Did Alice repay Bob?", "--receipt", "-"}, []string{"doc", alice, "question", "Did Alice repay Bob?", "receipt", "-"}},
+	},
+	"settle": {
+		{[]string{"settle", "Did Alice repay Bob?"}, []string{"question", "Did Alice repay Bob?"}},
+		{[]string{"settle", "Did Alice repay Bob?", "--doc", alice, "--doc", ahmed}, []string{"question", "Did Alice repay Bob?", "doc", alice, "doc", ahmed}},
+	},
+	"claim": {{[]string{"claim", alice, "Alice", "owns", "Book"}, []string{"doc", alice, "subject", "Alice", "predicate", "owns", "object", "Book"}}},
+	"find": {
+		{[]string{"find", "--doc", alice, "Saud"}, []string{"terms", "Saud", "doc", alice}},
+		{[]string{"find", "Alice", "Saud", "--limit", "1"}, []string{"terms", "Alice", "terms", "Saud", "limit", "1"}},
+		{[]string{"find", "Saud", "--receipt", "-"}, []string{"terms", "Saud", "receipt", "-"}},
+	},
+	"entity":   {{[]string{"entity", "Saud"}, []string{"name", "Saud"}}},
+	"entities": {{[]string{"entities"}, nil}, {[]string{"entities", "Al"}, []string{"prefix", "Al"}}},
+	"receipts": {
+		{[]string{"receipts"}, nil},
+		{[]string{"receipts", alice, "--verify"}, []string{"doc", alice, "verify", "true"}},
+	},
+	"check": {{[]string{"check"}, nil}},
+}
+
+// TestAPIMatchesCLI: for every read command of the table, the API's body
+// is byte for byte what `chronicle COMMAND … --json` prints on the same
+// archive; a read command without sample calls must be one the API does
+// not serve, with its reason, and every other command is not served.
+func TestAPIMatchesCLI(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, false)
+	// A kept receipt, so that receipts lists one.
+	code, _, stderr := f.cli("query", alice, "Did Alice repay Bob?", "--keep")
+	require.Equal(t, 0, code, stderr)
+
+	for i := range commands.Table {
+		spec := &commands.Table[i]
+		cases, sampled := apiCases[spec.Name]
+		switch {
+		case !spec.Read:
+			require.False(t, web.Served(spec), spec.Name)
+			r := f.get(apiPath(spec.Name))
+			require.Equal(t, http.StatusNotFound, r.status, "%s: %s", spec.Name, r.body)
+			require.Contains(t, r.body, "not served", spec.Name)
+			continue
+		case !sampled:
+			require.NotEmpty(t, web.NotServed[spec.Name], "read command %s has no sample call in apiCases and no reason in web.NotServed", spec.Name)
+			require.False(t, web.Served(spec), spec.Name)
+			r := f.get(apiPath(spec.Name))
+			require.Equal(t, http.StatusNotFound, r.status, "%s: %s", spec.Name, r.body)
+			continue
+		}
+		require.True(t, web.Served(spec), spec.Name)
+		for _, c := range cases {
+			code, want, stderr := f.cli(c.argv...)
+			require.Equal(t, 0, code, "%v: %s", c.argv, stderr)
+			require.NotEmpty(t, want, c.argv)
+			r := f.get(apiPath(spec.Name, c.params...))
+			require.Equal(t, http.StatusOK, r.status, "%v: %s", c.argv, r.body)
+			require.Equal(t, want, r.body, "%v: the API's body is the CLI's --json output", c.argv)
+			ct := "application/x-ndjson"
+			if strings.Count(want, "\n") == 1 {
+				ct = "application/json"
+			}
+			require.Equal(t, ct, r.header.Get("Content-Type"), c.argv)
+			requireSecurityHeaders(t, r, spec.Name)
+		}
+	}
+	for name := range apiCases {
+		require.NotNil(t, commands.Lookup(name), name)
+	}
+}
+
+// TestAPIErrorsAreTheCLIs: a command's error is the CLI's JSON error
+// object, byte for byte, with the status of its kind.
+func TestAPIErrorsAreTheCLIs(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, false)
+	for _, c := range []struct {
+		argv   []string
+		params []string
+		status int
+	}{
+		{[]string{"show", "0000000000"}, []string{"doc", "0000000000"}, http.StatusNotFound},
+		{[]string{"show", "../../../etc/passwd"}, []string{"doc", "../../../etc/passwd"}, http.StatusNotFound},
+		{[]string{"docs", "--limit", "99999999999999999999999"}, []string{"limit", "99999999999999999999999"}, http.StatusBadRequest},
+		{[]string{"docs", "--limit", "-1"}, []string{"limit", "-1"}, http.StatusBadRequest},
+		{[]string{"show", alice, "9-2"}, []string{"doc", alice, "from-to", "9-2"}, http.StatusBadRequest},
+		{[]string{"show", alice, "99999999999999999999-1"}, []string{"doc", alice, "from-to", "99999999999999999999-1"}, http.StatusBadRequest},
+		{[]string{"docs", "--sort", "nosuch"}, []string{"sort", "nosuch"}, http.StatusBadRequest},
+		{[]string{"find", "--doc", "zz", "x"}, []string{"doc", "zz", "terms", "x"}, http.StatusNotFound},
+	} {
+		code, _, want := f.cli(c.argv...)
+		require.NotEqual(t, 0, code, c.argv)
+		r := f.get(apiPath(c.argv[0], c.params...))
+		require.Equal(t, c.status, r.status, "%v: %s", c.argv, r.body)
+		require.Equal(t, want, r.body, c.argv)
+		require.Equal(t, "application/json", r.header.Get("Content-Type"))
+		requireSecurityHeaders(t, r, c.argv[0])
+	}
+}
+
+// TestHostileParameters: what the API refuses itself is a 4xx JSON error
+// naming the command (and the parameter), never a 500 or a stack trace.
+func TestHostileParameters(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, false)
+	for _, c := range []struct {
+		path   string
+		status int
+		param  string
+	}{
+		{"/api/v1/docs?nosuch=1", 400, "nosuch"},
+		{"/api/v1/docs?db=/etc/passwd", 400, "db"},
+		{"/api/v1/docs?json=1", 400, "json"},
+		{"/api/v1/find?terms=%ff%fe", 400, "terms"},
+		{"/api/v1/find?%ff=1", 400, "\ufffd"},
+		{"/api/v1/find?terms=a%00b", 400, "terms"},
+		{"/api/v1/find?terms=x&receipt=/tmp/evil", 400, "receipt"},
+		{"/api/v1/find?terms=x&receipt=../evil", 400, "receipt"},
+		{"/api/v1/docs?limit=1&limit=2", 400, "limit"},
+		{"/api/v1/show?from-to=1-2", 400, "doc"},
+		{"/api/v1/receipts?verify=maybe", 400, "verify"},
+		{"/api/v1/find?terms=%zz", 400, ""},
+		{"/api/v1/find?doc=" + alice + "&terms=--db=/etc/passwd", 200, ""}, // a term, never a flag
+		{"/api/v1/../../etc/passwd", 404, ""},
+		{"/api/v1/ingest?path=/etc", 404, ""},
+		{"/api/v1/verify?receipt=/etc/passwd", 404, ""},
+		{"/api/v1/", 404, ""},
+		{"/api/v2/stats", 404, ""},
+		{"/api/v1/find?terms=" + strings.Repeat("a", 300<<10), 414, ""},
+	} {
+		r := f.get(c.path)
+		require.Equal(t, c.status, r.status, "%.80s: %.300s", c.path, r.body)
+		requireSecurityHeaders(t, r, c.path)
+		require.NotContains(t, r.body, "goroutine", c.path)
+		var j map[string]any
+		require.NoError(t, json.Unmarshal([]byte(r.body), &j), "%.80s: %.300s", c.path, r.body)
+		if c.status == 200 {
+			continue
+		}
+		require.Contains(t, j["message"], "chronicle ", c.path)
+		if c.param != "" {
+			require.Equal(t, c.param, j["param"], c.path)
+		}
+	}
+	r := f.do(http.MethodDelete, "/api/v1/stats", nil, nil)
+	require.Equal(t, http.StatusMethodNotAllowed, r.status, r.body)
+	requireSecurityHeaders(t, r, "DELETE")
+}
