@@ -1,0 +1,91 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestServe: the real binary, `chronicle serve --db … --addr
+// 127.0.0.1:0`, prints the URL with its token as its first line and
+// nothing else; /api/v1/stats with the token (Bearer) answers the same
+// bytes as `chronicle stats --json`, without it 401; SIGINT stops it with
+// exit 0 (the server's normal end, like the end of a session).
+// With --json the first line is {"url":…,"addr":…}.
+func TestServe(t *testing.T) {
+	t.Parallel()
+	w := newWS(t)
+	w.write("a.txt", "Alice owns Book.\n")
+	w.ok("ingest", "a.txt")
+	want := w.ok("stats", "--json")
+
+	for _, asJSON := range []bool{false, true} {
+		args := []string{"serve", "--db", w.db, "--addr", "127.0.0.1:0"}
+		if asJSON {
+			args = append(args, "--json")
+		}
+		cmd := exec.Command(chronicleBin, args...)
+		cmd.Dir = w.dir
+		cmd.Env = baseEnv()
+		stdout, err := cmd.StdoutPipe()
+		require.NoError(t, err)
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		require.NoError(t, cmd.Start())
+		done := make(chan error, 1)
+		t.Cleanup(func() { cmd.Process.Kill() })
+
+		lines := bufio.NewReader(stdout)
+		first, err := lines.ReadString('\n')
+		require.NoError(t, err, "stderr: %s", stderr.String())
+		url := strings.TrimSpace(first)
+		if asJSON {
+			var j struct{ URL, Addr string }
+			require.NoError(t, json.Unmarshal([]byte(first), &j), first)
+			require.True(t, strings.HasPrefix(j.URL, "http://"+j.Addr+"/?token="), first)
+			url = j.URL
+		}
+		m := regexp.MustCompile(`^http://(127\.0\.0\.1:\d+)/\?token=([0-9a-f]{64})$`).FindStringSubmatch(url)
+		require.NotNil(t, m, "first line %q", first)
+		base, token := "http://"+m[1], m[2]
+
+		req, err := http.NewRequest(http.MethodGet, base+"/api/v1/stats", nil)
+		require.NoError(t, err)
+		req.Header.Set("Authorization", "Bearer "+token)
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		require.NoError(t, err)
+		require.Equal(t, http.StatusOK, resp.StatusCode, string(body))
+		require.Equal(t, want, string(body))
+
+		resp, err = http.Get(base + "/api/v1/stats")
+		require.NoError(t, err)
+		resp.Body.Close()
+		require.Equal(t, http.StatusUnauthorized, resp.StatusCode)
+
+		require.NoError(t, cmd.Process.Signal(os.Interrupt))
+		rest, _ := io.ReadAll(lines)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			require.NoError(t, err, "exit 0 on SIGINT; stderr: %s", stderr.String())
+		case <-time.After(20 * time.Second):
+			cmd.Process.Signal(syscall.SIGKILL)
+			t.Fatal("serve did not stop on SIGINT")
+		}
+		require.Empty(t, string(rest), "only the first line on stdout")
+		require.NotContains(t, stderr.String(), token, "the token is printed once, on stdout")
+	}
+}
