@@ -110,7 +110,7 @@ var Table = []Spec{
 	{Name: "mcp", Summary: "serve the archive to AI agents as MCP tools over stdio (read-only but for claim checks)",
 		Example: "mcp --db chronicle.db"},
 	{Name: "serve", Flags: serveFlags,
-		Summary: "serve the archive on a local web page and a JSON API (read-only unless --write); prints the URL with its token",
+		Summary: "local web pages and JSON API (read-only unless --write); prints the URL with its token",
 		Example: "serve --addr 127.0.0.1:8080"},
 	{Name: "help", Args: "[COMMAND]", Max: 1, Kinds: []ArgKind{ArgCommand},
 		Summary: "list commands, or show one command's usage and example (--json: the table as JSON Lines)",

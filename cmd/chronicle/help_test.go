@@ -76,7 +76,7 @@ func TestHelpJSON(t *testing.T) {
 		require.Equal(t, []string{"--db", "--wait", "--json", "--text"}, global, e.Name)
 	}
 	for _, name := range []string{"ingest", "docs", "show", "stats", "query", "settle", "claim", "find", "entity", "entities",
-		"receipts", "verify", "export", "import", "migrate", "reindex", "check", "claims", "mcp", "help", "version"} {
+		"receipts", "verify", "export", "import", "migrate", "reindex", "check", "claims", "mcp", "serve", "help", "version"} {
 		require.True(t, names[name], "help --json lacks %s", name)
 	}
 
