@@ -6,12 +6,11 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"regexp"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
+
+	"github.com/casper-chronicle/chronicle/internal/testbin"
 
 	"github.com/stretchr/testify/require"
 )
@@ -34,16 +33,7 @@ func TestServe(t *testing.T) {
 		if asJSON {
 			args = append(args, "--json")
 		}
-		cmd := exec.Command(chronicleBin, args...)
-		cmd.Dir = w.dir
-		cmd.Env = baseEnv()
-		stdout, err := cmd.StdoutPipe()
-		require.NoError(t, err)
-		var stderr strings.Builder
-		cmd.Stderr = &stderr
-		require.NoError(t, cmd.Start())
-		done := make(chan error, 1)
-		t.Cleanup(func() { cmd.Process.Kill() })
+		cmd, stdout, stderr := w.start(t, args...)
 
 		lines := bufio.NewReader(stdout)
 		first, err := lines.ReadString('\n')
@@ -77,14 +67,7 @@ func TestServe(t *testing.T) {
 
 		require.NoError(t, cmd.Process.Signal(os.Interrupt))
 		rest, _ := io.ReadAll(lines)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case err := <-done:
-			require.NoError(t, err, "exit 0 on SIGINT; stderr: %s", stderr.String())
-		case <-time.After(20 * time.Second):
-			cmd.Process.Signal(syscall.SIGKILL)
-			t.Fatal("serve did not stop on SIGINT")
-		}
+		require.NoError(t, testbin.WaitWithin(cmd, runLimit), "exit 0 on SIGINT; stderr: %s", stderr.String())
 		require.Empty(t, string(rest), "only the first line on stdout")
 		require.NotContains(t, stderr.String(), token, "the token is printed once, on stdout")
 	}

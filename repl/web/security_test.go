@@ -88,7 +88,7 @@ func TestHost(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, false)
 	_, port, _ := strings.Cut(strings.TrimPrefix(f.http.URL, "http://"), ":")
-	for _, host := range []string{"evil.example:" + port, "evil.example", "127.0.0.1.evil.example:" + port, "localhost.evil.example:" + port, "10.0.0.1:" + port, "0.0.0.0:" + port} {
+	status := func(host string) int {
 		req, err := http.NewRequest(http.MethodGet, f.http.URL+"/api/v1/stats", nil)
 		require.NoError(t, err)
 		req.Host = host
@@ -96,18 +96,14 @@ func TestHost(t *testing.T) {
 		resp, err := http.DefaultClient.Do(req)
 		require.NoError(t, err)
 		resp.Body.Close()
-		require.Equal(t, http.StatusMisdirectedRequest, resp.StatusCode, host)
 		require.Equal(t, "nosniff", resp.Header.Get("X-Content-Type-Options"), host)
+		return resp.StatusCode
+	}
+	for _, host := range []string{"evil.example:" + port, "evil.example", "127.0.0.1.evil.example:" + port, "localhost.evil.example:" + port, "10.0.0.1:" + port, "0.0.0.0:" + port} {
+		require.Equal(t, http.StatusMisdirectedRequest, status(host), host)
 	}
 	for _, host := range []string{"127.0.0.1:" + port, "localhost:" + port, "LOCALHOST:" + port, "[::1]:" + port} {
-		req, err := http.NewRequest(http.MethodGet, f.http.URL+"/api/v1/stats", nil)
-		require.NoError(t, err)
-		req.Host = host
-		req.Header.Set("Authorization", "Bearer "+testToken)
-		resp, err := http.DefaultClient.Do(req)
-		require.NoError(t, err)
-		resp.Body.Close()
-		require.Equal(t, http.StatusOK, resp.StatusCode, host)
+		require.Equal(t, http.StatusOK, status(host), host)
 	}
 }
 

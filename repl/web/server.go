@@ -169,18 +169,11 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 // so an ingest beside the server goes on between requests. name (the
 // page's) prefixes an error as the CLI's "chronicle NAME: …".
 func (s *Server) WithArchive(name string, fn func(a *db.Archive) error) error {
-	err := db.Guard(s.opts.DBPath, func() error {
-		a, err := db.Open(s.opts.DBPath, db.Options{ReadOnly: true, Timeout: s.opts.Wait})
-		if err != nil {
-			if errors.Is(err, db.ErrNoArchive) {
-				err = fmt.Errorf("%w; `chronicle ingest FILE` creates it", err)
-			}
-			return err
-		}
-		defer a.Close()
-		return fn(a)
-	})
-	if err != nil {
+	err := db.GuardOpen(s.opts.DBPath, db.Options{ReadOnly: true, Timeout: s.opts.Wait}, fn)
+	switch {
+	case errors.Is(err, db.ErrNoArchive):
+		return fmt.Errorf("chronicle %s: %w; `chronicle ingest FILE` creates it", name, err)
+	case err != nil:
 		return fmt.Errorf("chronicle %s: %w", name, err)
 	}
 	return nil
