@@ -111,7 +111,7 @@ var Table = []Spec{
 		Example: "mcp --db chronicle.db"},
 	{Name: "serve", Flags: serveFlags,
 		Summary: "local web pages and JSON API (read-only unless --write); prints the URL with its token",
-		Example: "serve --addr 127.0.0.1:8080"},
+		Example: "serve --db chronicle.db"},
 	{Name: "help", Args: "[COMMAND]", Max: 1, Kinds: []ArgKind{ArgCommand},
 		Summary: "list commands, or show one command's usage and example (--json: the table as JSON Lines)",
 		Example: "help query"},

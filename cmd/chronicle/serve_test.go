@@ -72,3 +72,15 @@ func TestServe(t *testing.T) {
 		require.NotContains(t, stderr.String(), token, "the token is printed once, on stdout")
 	}
 }
+
+// requireServeStops starts chronicle ARGS, a serve, reads the URL it
+// prints first and stops it with SIGINT: exit 0.
+func requireServeStops(t *testing.T, w *ws, args ...string) {
+	t.Helper()
+	cmd, stdout, stderr := w.start(t, args...)
+	first, err := bufio.NewReader(stdout).ReadString('\n')
+	require.NoError(t, err, "stderr: %s", stderr.String())
+	require.True(t, strings.HasPrefix(first, "http://127.0.0.1:"), first)
+	require.NoError(t, cmd.Process.Signal(os.Interrupt))
+	require.NoError(t, testbin.WaitWithin(cmd, runLimit), "exit 0 on SIGINT; stderr: %s", stderr.String())
+}
