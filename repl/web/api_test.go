@@ -195,32 +195,49 @@ func TestHostileParameters(t *testing.T) {
 	requireSecurityHeaders(t, r, "DELETE")
 }
 
-// TestIngestBesideServer: `chronicle ingest` runs (in process, through
-// repl.Exec as the CLI does) while 100 concurrent API requests (docs and
-// find) are answered: the server holds no lock between requests, so the
-// ingest commits, every request answers 200 with valid JSON lines showing
-// a whole number of committed documents, and the API shows every new
-// document once the ingest is done.
+// TestIngestBesideServer: `chronicle ingest` of 1,000 files in commits of
+// 5 runs (in process, through repl.Exec as the CLI does); once its first
+// commit shows, 100 concurrent API requests (docs and find) are sent: the
+// server holds no lock between requests, so the ingest goes on; every
+// request answers 200 with valid JSON lines (a request meeting a commit
+// waits for it: with no wait it would be 503 busy), some while documents
+// are still to come, and the API shows every new document once the
+// ingest is done.
 func TestIngestBesideServer(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, false)
 	dir := t.TempDir()
-	const files = 120
+	const files = 1000
 	for i := range files {
 		text := fmt.Sprintf("story %d\nMarker%d meets Zebedee on day %d.\n", i, i, i)
-		require.NoError(t, os.WriteFile(filepath.Join(dir, fmt.Sprintf("s%03d.txt", i)), []byte(text), 0o644))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, fmt.Sprintf("s%04d.txt", i)), []byte(text), 0o644))
 	}
 
 	ingestDone := make(chan int, 1)
 	var stderr bytes.Buffer
 	go func() {
 		env := &repl.Env{Stdout: &bytes.Buffer{}, Stderr: &stderr, Context: context.Background()}
-		ingestDone <- repl.Exec(env, []string{"ingest", dir, "--commit-every", "10", "--db", f.path, "--json"})
+		ingestDone <- repl.Exec(env, []string{"ingest", dir, "--commit-every", "5", "--db", f.path, "--json"})
 	}()
+	// The requests start once the ingest's first commit shows.
+	for start := time.Now(); ; time.Sleep(time.Millisecond) {
+		var n int
+		require.NoError(t, f.server.WithArchive("docs", func(a *db.Archive) error {
+			list, err := a.Docs()
+			n = len(list)
+			return err
+		}))
+		if n > 2 {
+			break
+		}
+		require.Less(t, time.Since(start), time.Minute, "the ingest commits")
+	}
 
 	const requests = 100
 	var wg sync.WaitGroup
 	errs := make(chan error, requests)
+	var partial sync.Once // a docs answer with some documents still to come
+	sawPartial := false
 	for i := range requests {
 		wg.Add(1)
 		go func() {
@@ -259,6 +276,9 @@ func TestIngestBesideServer(t *testing.T) {
 			if i%2 == 0 && (len(lines) < 2 || len(lines) > 2+files) {
 				errs <- fmt.Errorf("docs: %d documents", len(lines))
 			}
+			if i%2 == 0 && len(lines) < 2+files {
+				partial.Do(func() { sawPartial = true })
+			}
 			if i%2 == 1 && len(lines) > files {
 				errs <- fmt.Errorf("find: %d documents", len(lines))
 			}
@@ -269,6 +289,7 @@ func TestIngestBesideServer(t *testing.T) {
 	for err := range errs {
 		require.NoError(t, err)
 	}
+	require.True(t, sawPartial, "some request was answered while the ingest ran")
 	require.Equal(t, 0, <-ingestDone, stderr.String())
 
 	r := f.get("/api/v1/docs")
@@ -276,7 +297,7 @@ func TestIngestBesideServer(t *testing.T) {
 	require.Equal(t, 2+files, strings.Count(r.body, "\n"), "every new document is listed")
 	r = f.get(apiPath("find", "terms", "Marker7"))
 	require.Equal(t, http.StatusOK, r.status, r.body)
-	require.Contains(t, r.body, "s007.txt")
+	require.Contains(t, r.body, "s0007.txt")
 
 	// WithArchive opens it read-only for the call only: a writer opens it
 	// right after.
