@@ -2,10 +2,17 @@ package web_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/casper-chronicle/chronicle/db"
+	"github.com/casper-chronicle/chronicle/internal/testarchive"
+	"github.com/casper-chronicle/chronicle/repl"
+	"github.com/casper-chronicle/chronicle/repl/web"
 
 	"github.com/stretchr/testify/require"
 )
@@ -170,4 +177,39 @@ func TestPost(t *testing.T) {
 	require.Equal(t, 0, code)
 	require.Equal(t, 3, strings.Count(receipts, "\n"), "the query's receipt kept beside the ingest receipts: %s", receipts)
 	require.Contains(t, receipts, `"kind":"QUERY"`)
+}
+
+// TestPages: every path outside /api/ goes to Options.Pages (or the
+// handler NewPages makes from the server), behind the same token and
+// headers; the pages may read the archive through WithArchive.
+func TestPages(t *testing.T) {
+	t.Parallel()
+	path := testarchive.Samples(t)
+	s, err := web.New(web.Options{DBPath: path, Exec: repl.ExecJSON, Token: testToken,
+		NewPages: func(s *web.Server) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				err := s.WithArchive("page", func(a *db.Archive) error {
+					docs, err := a.Docs()
+					fmt.Fprintf(w, "page %s: %d documents, csrf %s", r.URL.Path, len(docs), s.CSRF(r))
+					return err
+				})
+				require.NoError(t, err)
+			})
+		}})
+	require.NoError(t, err)
+	h := httptest.NewServer(s.Handler())
+	t.Cleanup(h.Close)
+	f := &fixture{t: t, path: path, server: s, http: h}
+	csrf := f.get("/api/v1/stats").header.Get("X-CSRF-Token")
+	for _, p := range []string{"/", "/doc/x", "/static/app.css"} {
+		r := f.get(p)
+		require.Equal(t, http.StatusOK, r.status, p)
+		require.Equal(t, "page "+p+": 2 documents, csrf "+csrf, r.body)
+		requireSecurityHeaders(t, r, p)
+		r = f.do(http.MethodGet, p, nil, map[string]string{"Authorization": ""})
+		require.Equal(t, http.StatusUnauthorized, r.status, p)
+	}
+	err = s.WithArchive("page", func(*db.Archive) error { return db.ErrUnknownDoc })
+	require.ErrorIs(t, err, db.ErrUnknownDoc)
+	require.True(t, strings.HasPrefix(err.Error(), "chronicle page: "), err.Error())
 }
