@@ -1,6 +1,7 @@
 package repl
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -18,16 +19,13 @@ import (
 // else prints the token. The archive is opened per request, read-only
 // unless --write lets an answer keep its receipt.
 func runServe(x *invocation) error {
+	addr := cmp.Or(x.p.value("addr"), web.DefaultAddr)
+	if err := web.CheckAddr(addr); err != nil {
+		return withObject(usageErrorf("--addr %v", err), "flag", "addr")
+	}
 	wait, err := x.wait()
 	if err != nil {
 		return err
-	}
-	addr := x.p.value("addr")
-	if addr == "" {
-		addr = web.DefaultAddr
-	}
-	if err := web.CheckAddr(addr); err != nil {
-		return withObject(usageErrorf("--addr %v", err), "flag", "addr")
 	}
 	s, err := web.New(web.Options{
 		DBPath: x.env.archivePath(x.p.value("db")),

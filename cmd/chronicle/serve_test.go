@@ -23,9 +23,7 @@ import (
 // With --json the first line is {"url":…,"addr":…}.
 func TestServe(t *testing.T) {
 	t.Parallel()
-	w := newWS(t)
-	w.write("a.txt", "Alice owns Book.\n")
-	w.ok("ingest", "a.txt")
+	w := makeRunArchive(t)
 	want := w.ok("stats", "--json")
 
 	for _, asJSON := range []bool{false, true} {
