@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -212,4 +213,23 @@ func TestPages(t *testing.T) {
 	err = s.WithArchive("page", func(*db.Archive) error { return db.ErrUnknownDoc })
 	require.ErrorIs(t, err, db.ErrUnknownDoc)
 	require.True(t, strings.HasPrefix(err.Error(), "chronicle page: "), err.Error())
+}
+
+// TestServeAddr: serve listens on a loopback host only; any other --addr
+// is a usage error (exit 2) naming the flag, before anything listens.
+func TestServeAddr(t *testing.T) {
+	t.Parallel()
+	for _, addr := range []string{"127.0.0.1:0", "127.0.0.2:8080", "localhost:0", "[::1]:0"} {
+		require.NoError(t, web.CheckAddr(addr), addr)
+	}
+	for _, addr := range []string{"0.0.0.0:0", ":0", "10.0.0.1:80", "[::]:0", "example.com:80", "127.0.0.1", "nonsense"} {
+		require.Error(t, web.CheckAddr(addr), addr)
+		var out, errOut strings.Builder
+		code := repl.Exec(&repl.Env{Stdout: &out, Stderr: &errOut}, []string{"serve", "--addr", addr, "--json", "--db", filepath.Join(t.TempDir(), "x.db")})
+		require.Equal(t, 2, code, addr)
+		require.Empty(t, out.String(), addr)
+		var j map[string]any
+		require.NoError(t, json.Unmarshal([]byte(errOut.String()), &j), errOut.String())
+		require.Equal(t, "addr", j["flag"], addr)
+	}
 }
