@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -173,7 +175,9 @@ var statusOf = map[string]int{
 	"needs_upgrade":      http.StatusInternalServerError,
 	"not_regular_file":   http.StatusInternalServerError,
 	"permission":         http.StatusInternalServerError,
-	"failure":            http.StatusInternalServerError,
+	// A failure of another kind is the command's on what it was given
+	// (a claims file it cannot read, …): the archive's own are above.
+	"failure": http.StatusUnprocessableEntity,
 	// Verdicts: the command printed its answer, which is the body.
 	"invalid":        http.StatusOK,
 	"unsupported":    http.StatusOK,
@@ -192,6 +196,10 @@ func Status(kind string) int {
 // api answers /api/v1/NAME.
 func (s *Server) api(w http.ResponseWriter, r *http.Request) {
 	name, ok := strings.CutPrefix(r.URL.Path, APIPrefix)
+	if name == ClaimsCheck {
+		s.claimsCheck(w, r)
+		return
+	}
 	spec := commands.Lookup(name)
 	if !ok || spec == nil || !Served(spec) {
 		msg := fmt.Sprintf("no API command at %q; the API serves %s at %sCOMMAND", r.URL.Path, strings.Join(ServedNames(), ", "), APIPrefix)
@@ -247,6 +255,13 @@ func (s *Server) api(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	s.run(w, r, spec, argv, "")
+}
+
+// run runs argv (the command's name first) on the server's archive and
+// answers what it printed; a temporary file the server wrote for the
+// request (tmp, "" for none) is named "claims" in an error.
+func (s *Server) run(w http.ResponseWriter, r *http.Request, spec *commands.Spec, argv []string, tmp string) {
 	argv = append(argv[:1], append([]string{"--json", "--db=" + s.opts.DBPath, "--wait=" + s.opts.Wait.String()}, argv[1:]...)...)
 	var out, errOut bytes.Buffer
 	code := s.opts.Exec(r.Context(), argv, &out, &errOut)
@@ -259,6 +274,9 @@ func (s *Server) api(w http.ResponseWriter, r *http.Request) {
 		Error string `json:"error"`
 	}
 	line := bytes.TrimSpace(lastLine(errOut.Bytes()))
+	if tmp != "" {
+		line = bytes.ReplaceAll(line, []byte(tmp), []byte(claimsParam))
+	}
 	if json.Unmarshal(line, &e) != nil || e.Error == "" {
 		s.fail(w, r, http.StatusInternalServerError, kindInternal, fmt.Sprintf("%s ended with exit code %d and no JSON error", spec.Name, code))
 		return
@@ -317,4 +335,57 @@ func ServedNames() []string {
 		}
 	}
 	return out
+}
+
+// ClaimsCheck is the API's `claims check FILE` (APIPrefix + ClaimsCheck):
+// a POST with the CSRF token, on a server started with --write (it keeps
+// the check and its rows), whose parameter claims is the claims file's
+// text. The answer is what `claims check FILE --json` prints.
+const ClaimsCheck = "claims/check"
+
+// claimsParam is the parameter of ClaimsCheck.
+const claimsParam = "claims"
+
+// claimsCheck answers ClaimsCheck: the text is written to a private
+// temporary file for the command, removed after it.
+func (s *Server) claimsCheck(w http.ResponseWriter, r *http.Request) {
+	spec := commands.Lookup("claims")
+	switch {
+	case !s.opts.Write:
+		s.failParam(w, spec, "", "this server is read-only: a claims check keeps its rows in the archive (start it with `chronicle serve --write`)", http.StatusForbidden, kindReadOnly)
+		return
+	case r.Method != http.MethodPost:
+		w.Header().Set("Allow", "POST")
+		s.failParam(w, spec, "", "a claims check writes the archive: send it as a POST with the CSRF token", http.StatusMethodNotAllowed, kindMethod)
+		return
+	}
+	if r.PostForm == nil {
+		r.Body = http.MaxBytesReader(w, r.Body, bodyLimit(r))
+	}
+	if err := r.ParseForm(); err != nil {
+		s.failParam(w, spec, "", "the form cannot be read: "+err.Error(), http.StatusBadRequest, kindBadRequest)
+		return
+	}
+	for k := range r.Form {
+		if k != claimsParam && k != csrfField {
+			s.failParam(w, spec, k, fmt.Sprintf("unknown parameter %q; a claims check takes %s (the claims file's text)", k, claimsParam), http.StatusBadRequest, kindBadRequest)
+			return
+		}
+	}
+	if len(r.Form[claimsParam]) != 1 {
+		s.failParam(w, spec, claimsParam, "a claims check takes the claims file's text once as "+claimsParam, http.StatusBadRequest, kindBadRequest)
+		return
+	}
+	dir, err := os.MkdirTemp("", "chronicle-serve-")
+	if err != nil {
+		s.fail(w, r, http.StatusInternalServerError, kindInternal, "cannot make a temporary file for the claims")
+		return
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "claims.jsonl")
+	if err := os.WriteFile(path, []byte(r.Form[claimsParam][0]), 0o600); err != nil {
+		s.fail(w, r, http.StatusInternalServerError, kindInternal, "cannot write a temporary file for the claims")
+		return
+	}
+	s.run(w, r, spec, []string{spec.Name, "--", "check", path}, path)
 }

@@ -14,7 +14,9 @@
 // Options.Exec, the CLI's own code (repl.ExecJSON), so the body is byte
 // for byte what `chronicle COMMAND … --json` prints, and an error is the
 // CLI's JSON error object with the HTTP status of its kind (Status). No
-// endpoint re-implements a command.
+// endpoint re-implements a command. The writes (keep=true, and
+// POST APIPrefix+ClaimsCheck with the claims file's text) need a server
+// started with --write.
 //
 // # Security
 //

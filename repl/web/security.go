@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/casper-chronicle/chronicle/engine/claimcheck"
 )
 
 // CSP is the Content-Security-Policy of every response: nothing but the
@@ -132,7 +134,7 @@ func (s *Server) sameOrigin(w http.ResponseWriter, r *http.Request) bool {
 	}
 	token := r.Header.Get(csrfHeader)
 	if token == "" {
-		r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+		r.Body = http.MaxBytesReader(w, r.Body, bodyLimit(r))
 		if err := r.ParseForm(); err != nil {
 			s.fail(w, r, http.StatusBadRequest, kindBadRequest, "the form cannot be read: "+err.Error())
 			return false
@@ -146,8 +148,17 @@ func (s *Server) sameOrigin(w http.ResponseWriter, r *http.Request) bool {
 	return true
 }
 
-// maxBody bounds a POST's form.
+// maxBody bounds a POST's form, but a claims check's (bodyLimit).
 const maxBody = 1 << 20
+
+// bodyLimit bounds the form of r: a claims file may hold up to
+// claimcheck.MaxFileBytes, percent-encoded.
+func bodyLimit(r *http.Request) int64 {
+	if r.URL.Path == APIPrefix+ClaimsCheck {
+		return 3*claimcheck.MaxFileBytes + maxBody
+	}
+	return maxBody
+}
 
 // fail answers with an error of the server: a JSON error object under
 // /api/ (the shape of the CLI's: code, error, message), a line of text

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -232,4 +233,52 @@ func TestServeAddr(t *testing.T) {
 		require.NoError(t, json.Unmarshal([]byte(errOut.String()), &j), errOut.String())
 		require.Equal(t, "addr", j["flag"], addr)
 	}
+}
+
+// TestClaimsCheck: POST /api/v1/claims/check with the claims file's text
+// answers what `claims check FILE --json` prints on a twin archive, and
+// keeps the check; only on a server started with --write, only as a POST
+// with the CSRF token.
+func TestClaimsCheck(t *testing.T) {
+	t.Parallel()
+	file := filepath.Join(testarchive.Root(t), "testdata", "claims", "agent-answer.jsonl")
+	text, err := os.ReadFile(file)
+	require.NoError(t, err)
+	twin := newFixture(t, false)
+	code, want, stderr := twin.cli("claims", "check", file)
+	require.Equal(t, 0, code, stderr)
+	form := url.Values{"claims": {string(text)}}
+	post := func(f *fixture, form url.Values, headers map[string]string) response {
+		return f.do(http.MethodPost, web.APIPrefix+web.ClaimsCheck, strings.NewReader(form.Encode()), headers)
+	}
+
+	ro := newFixture(t, false)
+	r := post(ro, form, map[string]string{"X-CSRF-Token": ro.get("/api/v1/stats").header.Get("X-CSRF-Token")})
+	require.Equal(t, http.StatusForbidden, r.status, r.body)
+	require.Contains(t, r.body, `"error":"read_only"`)
+
+	rw := newFixture(t, true)
+	csrf := map[string]string{"X-CSRF-Token": rw.get("/api/v1/stats").header.Get("X-CSRF-Token")}
+	r = rw.get(web.APIPrefix + web.ClaimsCheck + "?claims=x")
+	require.Equal(t, http.StatusMethodNotAllowed, r.status, r.body)
+	r = post(rw, form, nil)
+	require.Equal(t, http.StatusForbidden, r.status, "no CSRF token: %s", r.body)
+	r = post(rw, url.Values{"claims": {string(text)}, "out": {"rows.jsonl"}}, csrf)
+	require.Equal(t, http.StatusBadRequest, r.status, r.body)
+	require.Contains(t, r.body, `"param":"out"`)
+	r = post(rw, url.Values{"claims": {"not json\n"}}, csrf)
+	require.Equal(t, http.StatusUnprocessableEntity, r.status, r.body)
+	require.Contains(t, r.body, `"message":"chronicle claims: claims: line 1: `)
+	require.NotContains(t, r.body, os.TempDir(), "the temporary file is not named")
+
+	code, before, _ := rw.cli("claims", "list")
+	require.Equal(t, 0, code)
+	require.Empty(t, before)
+	r = post(rw, form, csrf)
+	require.Equal(t, http.StatusOK, r.status, r.body)
+	require.Equal(t, want, r.body)
+	require.Equal(t, "application/x-ndjson", r.header.Get("Content-Type"))
+	code, after, _ := rw.cli("claims", "list")
+	require.Equal(t, 0, code)
+	require.Equal(t, 1, strings.Count(after, "\n"), "the check is kept: %s", after)
 }
