@@ -7,14 +7,16 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"os"
 	"os/signal"
 
 	"github.com/casper-chronicle/chronicle/repl/web"
+	"github.com/casper-chronicle/chronicle/repl/web/pages"
 )
 
 // runServe is `chronicle serve`: the archive on a local web server
-// (package repl/web) until Ctrl-C. The first line on stdout is the URL to
+// (package repl/web, with the pages of repl/web/pages) until Ctrl-C. The first line on stdout is the URL to
 // open, with its access token (with --json: {"url":…,"addr":…}); nothing
 // else prints the token. The archive is opened per request, read-only
 // unless --write lets an answer keep its receipt.
@@ -32,6 +34,13 @@ func runServe(x *invocation) error {
 		Wait:   wait,
 		Write:  x.p.has("write"),
 		Exec:   ExecJSON,
+		NewPages: func(s *web.Server) http.Handler {
+			csrf := func(r *http.Request) string { return "" } // no form writes on a read-only server
+			if s.Writable() {
+				csrf = s.CSRF
+			}
+			return pages.New(pages.Options{Archive: s.WithArchive, CSRF: csrf})
+		},
 	})
 	if err != nil {
 		return err

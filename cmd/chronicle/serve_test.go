@@ -18,8 +18,9 @@ import (
 // TestServe: the real binary, `chronicle serve --db … --addr
 // 127.0.0.1:0`, prints the URL with its token as its first line and
 // nothing else; /api/v1/stats with the token (Bearer) answers the same
-// bytes as `chronicle stats --json`, without it 401; SIGINT stops it with
-// exit 0 (the server's normal end, like the end of a session).
+// bytes as `chronicle stats --json`, / is the pages' HTML, without the
+// token 401; SIGINT stops it with exit 0 (the server's normal end, like
+// the end of a session).
 // With --json the first line is {"url":…,"addr":…}.
 func TestServe(t *testing.T) {
 	t.Parallel()
@@ -57,6 +58,20 @@ func TestServe(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, http.StatusOK, resp.StatusCode, string(body))
 		require.Equal(t, want, string(body))
+
+		// The pages, behind the same token and headers.
+		req, err = http.NewRequest(http.MethodGet, base+"/", nil)
+		require.NoError(t, err)
+		req.Header.Set("Authorization", "Bearer "+token)
+		resp, err = http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		page, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		require.NoError(t, err)
+		require.Equal(t, http.StatusOK, resp.StatusCode, string(page))
+		require.Equal(t, "text/html; charset=utf-8", resp.Header.Get("Content-Type"))
+		require.Contains(t, resp.Header.Get("Content-Security-Policy"), "default-src 'none'")
+		require.Contains(t, string(page), "<!DOCTYPE html>")
 
 		resp, err = http.Get(base + "/api/v1/stats")
 		require.NoError(t, err)
