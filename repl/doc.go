@@ -47,7 +47,8 @@
 //     json.Marshal (FuzzAppend).
 //   - repl/mcpserver: `chronicle mcp`, the same commands as MCP tools.
 //   - repl/web: `chronicle serve`, a local web server whose JSON API runs
-//     the read commands through ExecJSON (serve.go starts it).
+//     the read commands through ExecJSON (serve.go runs it through the
+//     chronicle-serve binary, which sets ServeRunner).
 //
 // In repl itself: the command table's run functions (commands.go, and a
 // file per command or group: docs.go, answer.go, settle.go, entity.go,

@@ -4,71 +4,69 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"fmt"
 	"io"
-	"net"
-	"net/http"
 	"os"
 	"os/signal"
+	"time"
 
-	"github.com/casper-chronicle/chronicle/repl/web"
-	"github.com/casper-chronicle/chronicle/repl/web/pages"
+	"github.com/casper-chronicle/chronicle/commands"
 )
 
+// ServeConfig is what `chronicle serve` resolved: the archive, the lock
+// wait, the address and the mode, where to print the URL line (JSON with
+// --json), and the context whose end stops the server (Ctrl-C).
+type ServeConfig struct {
+	DBPath      string
+	Wait        time.Duration
+	Addr        string
+	Write, JSON bool
+	Stdout      io.Writer
+	Context     context.Context
+}
+
+// ServeRunner runs the web server in process; the chronicle-serve binary
+// sets it (cmd/chronicle-serve: package repl/web and its pages bring
+// net/http and the templates, which every other command would pay for at
+// start-up, as the MCP server's SDK would). Where it is nil, serve runs
+// chronicle-serve from the directory of the chronicle executable with the
+// flags it resolved.
+var ServeRunner func(ServeConfig) error
+
 // runServe is `chronicle serve`: the archive on a local web server
-// (package repl/web, with the pages of repl/web/pages) until Ctrl-C. The first line on stdout is the URL to
-// open, with its access token (with --json: {"url":…,"addr":…}); nothing
-// else prints the token. The archive is opened per request, read-only
-// unless --write lets an answer keep its receipt.
+// (package repl/web, with the pages of repl/web/pages) until Ctrl-C. The
+// first line on stdout is the URL to open, with its access token (with
+// --json: {"addr":…,"url":…}); nothing else prints the token. The archive
+// is opened per request, read-only unless --write lets an answer keep its
+// receipt. Ctrl-C ends it with exit 0.
 func runServe(x *invocation) error {
-	addr := cmp.Or(x.p.value("addr"), web.DefaultAddr)
-	if err := web.CheckAddr(addr); err != nil {
+	addr := cmp.Or(x.p.value("addr"), commands.ServeAddr)
+	if err := commands.CheckServeAddr(addr); err != nil {
 		return withObject(usageErrorf("--addr %v", err), "flag", "addr")
 	}
 	wait, err := x.wait()
 	if err != nil {
 		return err
 	}
-	s, err := web.New(web.Options{
-		DBPath: x.env.archivePath(x.p.value("db")),
-		Wait:   wait,
-		Write:  x.p.has("write"),
-		Exec:   ExecJSON,
-		NewPages: func(s *web.Server) http.Handler {
-			csrf := func(r *http.Request) string { return "" } // no form writes on a read-only server
-			if s.Writable() {
-				csrf = s.CSRF
+	c := ServeConfig{DBPath: x.env.archivePath(x.p.value("db")), Wait: wait, Addr: addr,
+		Write: x.p.has("write"), JSON: x.askedJSON(), Stdout: x.out(), Context: x.env.Context}
+	if ServeRunner == nil {
+		args := []string{"--db", c.DBPath, "--wait", wait.String(), "--addr", addr}
+		for _, flag := range []string{"write", "json"} {
+			if flag == "write" && c.Write || flag == "json" && c.JSON {
+				args = append(args, "--"+flag)
 			}
-			return pages.New(pages.Options{Archive: s.WithArchive, CSRF: csrf})
-		},
-	})
-	if err != nil {
-		return err
+		}
+		return runBeside(x, "chronicle-serve", "serve", args...)
 	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return fmt.Errorf("cannot listen on %s: %w", addr, err)
-	}
-	ctx := x.env.Context
-	if ctx == nil {
+	if c.Context == nil {
 		var stop context.CancelFunc
-		ctx, stop = signal.NotifyContext(context.Background(), os.Interrupt)
+		c.Context, stop = signal.NotifyContext(context.Background(), os.Interrupt)
 		defer stop()
 	}
-	url := s.URL(ln.Addr().String())
-	if x.askedJSON() {
-		printJSONLine(x.out(), map[string]string{"url": url, "addr": ln.Addr().String()})
-	} else {
-		fmt.Fprintln(x.out(), url)
+	if err := ServeRunner(c); !errors.Is(err, context.Canceled) {
+		return err
 	}
-	if f, ok := x.out().(interface{ Sync() error }); ok {
-		f.Sync()
-	}
-	err = s.Serve(ctx, ln)
-	if errors.Is(err, context.Canceled) {
-		return nil
-	}
-	return err
+	return nil
 }
 
 // ExecJSON runs one command line as `chronicle ARGV --json` does, with its

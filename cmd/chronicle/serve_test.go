@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -24,6 +25,8 @@ import (
 // With --json the first line is {"url":…,"addr":…}.
 func TestServe(t *testing.T) {
 	t.Parallel()
+	_, err := buildServe.Build(filepath.Dir(chronicleBin), "chronicle-serve") // `serve` runs the server beside chronicle
+	require.NoError(t, err)
 	w := makeRunArchive(t)
 	want := w.ok("stats", "--json")
 
@@ -86,10 +89,14 @@ func TestServe(t *testing.T) {
 	}
 }
 
+var buildServe testbin.Once
+
 // requireServeStops starts chronicle ARGS, a serve, reads the URL it
 // prints first and stops it with SIGINT: exit 0.
 func requireServeStops(t *testing.T, w *ws, args ...string) {
 	t.Helper()
+	_, err := buildServe.Build(filepath.Dir(chronicleBin), "chronicle-serve")
+	require.NoError(t, err)
 	cmd, stdout, stderr := w.start(t, args...)
 	first, err := bufio.NewReader(stdout).ReadString('\n')
 	require.NoError(t, err, "stderr: %s", stderr.String())

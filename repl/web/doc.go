@@ -20,7 +20,7 @@
 //
 // # Security
 //
-// The server listens on loopback only (CheckAddr), answers only requests
+// The server listens on loopback only (commands.CheckServeAddr), answers only requests
 // whose Host is a loopback name with its port (DNS rebinding), and only
 // with the access token: ?token= once (an HttpOnly, SameSite=Strict cookie
 // follows, and a redirect drops the token from the URL), or

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/casper-chronicle/chronicle/commands"
 	"github.com/casper-chronicle/chronicle/engine/claimcheck"
 )
 
@@ -72,7 +73,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 // listening port (any port before Serve, as under httptest).
 func (s *Server) hostOK(hostport string) bool {
 	host, port, err := net.SplitHostPort(hostport)
-	if err != nil || !loopbackHost(host) {
+	if err != nil || !commands.LoopbackHost(host) {
 		return false
 	}
 	s.mu.Lock()

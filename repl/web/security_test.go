@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/casper-chronicle/chronicle/commands"
 	"github.com/casper-chronicle/chronicle/db"
 	"github.com/casper-chronicle/chronicle/internal/testarchive"
 	"github.com/casper-chronicle/chronicle/repl"
@@ -221,10 +222,10 @@ func TestPages(t *testing.T) {
 func TestServeAddr(t *testing.T) {
 	t.Parallel()
 	for _, addr := range []string{"127.0.0.1:0", "127.0.0.2:8080", "localhost:0", "[::1]:0"} {
-		require.NoError(t, web.CheckAddr(addr), addr)
+		require.NoError(t, commands.CheckServeAddr(addr), addr)
 	}
 	for _, addr := range []string{"0.0.0.0:0", ":0", "10.0.0.1:80", "[::]:0", "example.com:80", "127.0.0.1", "nonsense"} {
-		require.Error(t, web.CheckAddr(addr), addr)
+		require.Error(t, commands.CheckServeAddr(addr), addr)
 		var out, errOut strings.Builder
 		code := repl.Exec(&repl.Env{Stdout: &out, Stderr: &errOut}, []string{"serve", "--addr", addr, "--json", "--db", filepath.Join(t.TempDir(), "x.db")})
 		require.Equal(t, 2, code, addr)

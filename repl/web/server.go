@@ -13,16 +13,11 @@ import (
 	"log"
 	"net"
 	"net/http"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/casper-chronicle/chronicle/db"
 )
-
-// DefaultAddr is where `chronicle serve` listens without --addr: the
-// loopback address, on a port the system picks.
-const DefaultAddr = "127.0.0.1:0"
 
 // ExecFunc runs one command line as `chronicle ARGV --json` does, writing
 // what the CLI prints on stdout and stderr, and returns its exit code
@@ -98,29 +93,6 @@ func randomHex(n int) string {
 		panic("web: no randomness: " + err.Error())
 	}
 	return hex.EncodeToString(b)
-}
-
-// CheckAddr refuses a listening address that is not HOST:PORT on a
-// loopback host (127.0.0.0/8, ::1, localhost): the server is for this
-// machine only.
-func CheckAddr(addr string) error {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return fmt.Errorf("wants HOST:PORT such as %s, got %q", DefaultAddr, addr)
-	}
-	if !loopbackHost(host) {
-		return fmt.Errorf("wants a loopback host (127.0.0.1, localhost or ::1), got %q: the server answers this machine only", host)
-	}
-	return nil
-}
-
-// loopbackHost reports whether host names this machine's loopback.
-func loopbackHost(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // URL is the address to open, with the access token: the one place the
