@@ -64,7 +64,11 @@ var (
 	flagCommit = Flag{Name: "commit-every", Value: "N", Help: fmt.Sprintf("commit at most N files at a time (default %d); each commit lands whole", CommitEvery)}
 	flagVerify = Flag{Name: "verify", Help: "re-verify each receipt"}
 	flagOut    = Flag{Name: "out", Value: "ROWS", Kind: ArgPath, Help: "claims check: also write the rows to ROWS (never overwrites a different file)"}
-	docsFlags  = []Flag{
+	serveFlags = []Flag{
+		{Name: "addr", Value: "HOST:PORT", Help: "listen on HOST:PORT (default 127.0.0.1:0: a free port of the loopback address); only loopback names are answered"},
+		{Name: "write", Help: "also serve the answers that write (--keep, as a POST with the page's CSRF token); default: read-only"},
+	}
+	docsFlags = []Flag{
 		{Name: "limit", Value: "N", Help: "list at most N documents (default all); with more left, the readable view ends with the command of the next page"},
 		{Name: "after", Value: "DOC", Help: "start after DOC (a name or hash prefix, e.g. the last row of the previous page)"},
 		{Name: "sort", Value: "ORDER", Help: "import (the default), name (by first name, from the names index; documents without one last) or size (largest first; reads every record before the first row)"},

@@ -38,6 +38,21 @@ func Guard(path string, fn func() error) (err error) {
 	return fn()
 }
 
+// GuardOpen opens the archive at path with opts for fn alone, under
+// Guard, and closes it before it returns: a front-end's call that holds
+// no lock once it is done (an MCP tool call, a request of `chronicle
+// serve`).
+func GuardOpen(path string, opts Options, fn func(a *Archive) error) error {
+	return Guard(path, func() error {
+		a, err := Open(path, opts)
+		if err != nil {
+			return err
+		}
+		defer a.Close()
+		return fn(a)
+	})
+}
+
 // recoverPage, deferred by a read that runs on a worker goroutine (after
 // SetPanicOnFault), turns its panic into a DamageError naming what it
 // read (where) in *err. It must be deferred itself: recover works only in

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strings"
 
@@ -48,6 +49,7 @@ var runs = map[string]func(*invocation) error{
 	"check":      runCheck,
 	"claims":     runClaims,
 	"mcp":        runMCP,
+	"serve":      runServe,
 	"help":       fitted(runHelp, helpWidth),
 	"version":    runVersion,
 	"completion": runCompletion,
@@ -125,22 +127,49 @@ func runMCP(x *invocation) error {
 	if err != nil {
 		return err
 	}
+	return runBeside(x, "chronicle-mcp", "mcp", "--db", x.env.archivePath(x.p.value("db")), "--wait", wait.String())
+}
+
+// runBeside runs the binary name from the directory of the chronicle
+// executable with args and the process's streams, for the command cmd;
+// an interrupt (Ctrl-C, or the end of the command's context) is passed
+// on to it, and its exit code is the command's.
+func runBeside(x *invocation, name, cmd string, args ...string) error {
 	self, err := os.Executable()
 	if err != nil {
-		return fmt.Errorf("mcp: cannot find the chronicle executable: %w", err)
+		return fmt.Errorf("%s: cannot find the chronicle executable: %w", cmd, err)
 	}
-	server := filepath.Join(filepath.Dir(self), "chronicle-mcp")
+	server := filepath.Join(filepath.Dir(self), name)
 	if fi, err := os.Stat(server); err != nil || !fi.Mode().IsRegular() {
-		return fmt.Errorf("mcp: %s is missing: the MCP server is a binary of its own, installed beside chronicle (`make build` builds both into bin/)", server)
+		return fmt.Errorf("%s: %s is missing: the server is a binary of its own, installed beside chronicle (`make build` builds them all into bin/)", cmd, server)
 	}
-	cmd := exec.Command(server, "--db", x.env.archivePath(x.p.value("db")), "--wait", wait.String())
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	if err := cmd.Run(); err != nil {
-		var exit *exec.ExitError
-		if errors.As(err, &exit) {
-			return exitStatus(exit.ExitCode())
+	c := exec.Command(server, args...)
+	c.Stdin, c.Stdout, c.Stderr = os.Stdin, x.out(), x.env.Stderr
+	interrupts := make(chan os.Signal, 1)
+	signal.Notify(interrupts, os.Interrupt)
+	defer signal.Stop(interrupts)
+	if err := c.Start(); err != nil {
+		return fmt.Errorf("%s: %w", cmd, err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- c.Wait() }()
+	canceled := x.context().Done()
+	for {
+		select {
+		case err := <-done:
+			var exit *exec.ExitError
+			if errors.As(err, &exit) {
+				return exitStatus(exit.ExitCode())
+			}
+			if err != nil {
+				return fmt.Errorf("%s: %w", cmd, err)
+			}
+			return nil
+		case <-interrupts:
+			c.Process.Signal(os.Interrupt)
+		case <-canceled:
+			c.Process.Signal(os.Interrupt)
+			canceled = nil // once
 		}
-		return fmt.Errorf("mcp: %w", err)
 	}
-	return nil
 }

@@ -46,11 +46,14 @@
 //     string, for `show --json` (Write, Append). Fuzzed against
 //     json.Marshal (FuzzAppend).
 //   - repl/mcpserver: `chronicle mcp`, the same commands as MCP tools.
+//   - repl/web: `chronicle serve`, a local web server whose JSON API runs
+//     the read commands through ExecJSON (serve.go runs it through the
+//     chronicle-serve binary, which sets ServeRunner).
 //
 // In repl itself: the command table's run functions (commands.go, and a
 // file per command or group: docs.go, answer.go, settle.go, entity.go,
 // claims.go, receipts.go, ingest.go with ingest_view.go and rejection.go,
-// migrate.go, reindex.go, version.go); parsing a command line against the
+// migrate.go, reindex.go, version.go, serve.go); parsing a command line against the
 // table (flags.go, exec.go, suggest.go for "did you mean"); what is
 // printed (output.go: JSON lines, sanitize, the progress bar; machine.go:
 // exit codes and JSON errors; help.go; tablemode.go for .mode table;

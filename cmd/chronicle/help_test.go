@@ -76,7 +76,7 @@ func TestHelpJSON(t *testing.T) {
 		require.Equal(t, []string{"--db", "--wait", "--json", "--text"}, global, e.Name)
 	}
 	for _, name := range []string{"ingest", "docs", "show", "stats", "query", "settle", "claim", "find", "entity", "entities",
-		"receipts", "verify", "export", "import", "migrate", "reindex", "check", "claims", "mcp", "help", "version"} {
+		"receipts", "verify", "export", "import", "migrate", "reindex", "check", "claims", "mcp", "serve", "help", "version"} {
 		require.True(t, names[name], "help --json lacks %s", name)
 	}
 
@@ -148,6 +148,10 @@ func TestHelpExamples(t *testing.T) {
 	w := makeRunArchive(t)
 	for _, e := range helpTable(t, w) {
 		t.Run(e.Name, func(t *testing.T) {
+			if e.Name == "serve" { // it serves until Ctrl-C
+				requireServeStops(t, w, "-c", e.Example)
+				return
+			}
 			r := runBin(t, chronicleBin, w.dir, nil, "-c", e.Example)
 			require.Equal(t, 0, r.code, "help %s: example %q\n%s", e.Name, e.Example, r)
 		})

@@ -2,9 +2,7 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
-	"os/exec"
 	"regexp"
 	"strconv"
 	"strings"
@@ -29,14 +27,7 @@ func TestInterruptedIngest(t *testing.T) {
 	}
 	// Groups of 10: the first outcome line comes with the first group's
 	// commit, well before the end of the batch.
-	cmd := exec.Command(chronicleBin, "--db="+w.db, "ingest", "batch", "--commit-every=10")
-	cmd.Dir = w.dir
-	cmd.Env = baseEnv()
-	stdout, err := cmd.StdoutPipe()
-	require.NoError(t, err)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	require.NoError(t, cmd.Start())
+	cmd, stdout, stderr := w.start(t, "--db="+w.db, "ingest", "batch", "--commit-every=10")
 	// Interrupt once the first outcome line shows the batch is running.
 	sc := bufio.NewScanner(stdout)
 	require.True(t, sc.Scan(), "an outcome line")

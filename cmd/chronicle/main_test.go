@@ -68,10 +68,14 @@ func runBinErr(bin, dir string, extra []string, args ...string) (result, error) 
 	return runStdin(bin, dir, extra, nil, args...)
 }
 
+// runLimit is how long a run of a binary may take before a test gives up
+// on it.
+const runLimit = 30 * time.Second
+
 // runStdin is runBinErr with stdin (nil: none); a run is stopped after
 // 30 s, which is an error too.
 func runStdin(bin, dir string, extra []string, stdin io.Reader, args ...string) (result, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), runLimit)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir = dir
@@ -237,6 +241,23 @@ func exitCodeWithin(t *testing.T, cmd *exec.Cmd, limit time.Duration, what strin
 	var exit *exec.ExitError
 	require.ErrorAs(t, err, &exit, "%s", what)
 	return exit.ExitCode()
+}
+
+// start starts chronicle in the workspace with baseEnv: its stdout is
+// the pipe returned, its stderr kept in the buffer; a process still
+// running when the test ends is killed.
+func (w *ws) start(t *testing.T, args ...string) (*exec.Cmd, io.Reader, *bytes.Buffer) {
+	t.Helper()
+	cmd := exec.Command(chronicleBin, args...)
+	cmd.Dir = w.dir
+	cmd.Env = baseEnv()
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() { cmd.Process.Kill() })
+	return cmd, stdout, &stderr
 }
 
 // archiveBytes is the archive file as it is now.

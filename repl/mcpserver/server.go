@@ -183,18 +183,10 @@ func usageError(format string, args ...any) error { return fmt.Errorf(format, ar
 // command: a damaged page (a panic, a fault, damage db finds) is the CLI's
 // one line, word for word. The archive is closed before the call returns.
 func (s *Server) guard(name string, write bool, work func(a *db.Archive) error) error {
-	err := db.Guard(s.opts.DBPath, func() error {
-		opts := db.Options{ReadOnly: !write, MustExist: write, Timeout: s.opts.Wait}
-		a, err := db.Open(s.opts.DBPath, opts)
-		if err != nil {
-			if errors.Is(err, db.ErrNoArchive) {
-				err = fmt.Errorf("%w; `chronicle ingest FILE` creates it", err)
-			}
-			return err
-		}
-		defer a.Close()
-		return work(a)
-	})
+	err := db.GuardOpen(s.opts.DBPath, db.Options{ReadOnly: !write, MustExist: write, Timeout: s.opts.Wait}, work)
+	if errors.Is(err, db.ErrNoArchive) {
+		err = fmt.Errorf("%w; `chronicle ingest FILE` creates it", err)
+	}
 	if err != nil {
 		return toolError(name, err)
 	}
