@@ -47,7 +47,8 @@ run: build
 	$$ch claims check testdata/claims/agent-answer.jsonl --text --out $$rows; echo; \
 	echo '$$ chronicle claims verify $$ROWS'; $$ch claims verify $$rows; echo; \
 	echo '$$ chronicle receipts --verify'; $$ch receipts --verify; echo; \
-	echo "Next: ./bin/chronicle   (the REPL on ./chronicle.db: help, Tab, exit; the drop-in original is ./bin/casper-chronicle)"
+	echo "Next: ./bin/chronicle   (the REPL on ./chronicle.db: help, Tab, exit; the drop-in original is ./bin/casper-chronicle)"; \
+	echo "      ./bin/chronicle serve   (the same archive in your browser: open the URL it prints)"
 
 test: lint cross
 	$(GO) test -count=1 -timeout=20m $(PKGS)

@@ -46,6 +46,7 @@ var guides = []string{
 	"engine/claimcheck/README.md",
 	"API.md",
 	"repl/mcpserver/README.md",
+	"repl/web/README.md",
 	"db/RELIABILITY.md",
 	"cmd/benchreal/PERFORMANCE.md",
 	"repl/REPL.md",

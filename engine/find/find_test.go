@@ -381,9 +381,9 @@ func TestOccurrences(t *testing.T) {
 		want        [][2]int
 	}{
 		{"Saud", "Saud paid Saud", 10, [][2]int{{10, 14}, {20, 24}}},
-		{"aa", "aaaa", 0, [][2]int{{0, 4}}},                // overlapping occurrences merge
-		{"ab bc", "abc", 5, [][2]int{{5, 8}}},              // two terms overlapping
-		{"ab cd", "abcd", 0, [][2]int{{0, 4}}},             // touching spans merge
+		{"aa", "aaaa", 0, [][2]int{{0, 4}}},    // overlapping occurrences merge
+		{"ab bc", "abc", 5, [][2]int{{5, 8}}},  // two terms overlapping
+		{"ab cd", "abcd", 0, [][2]int{{0, 4}}}, // touching spans merge
 		{"Bob Bob Saud", "Saud owes Bob", 0, [][2]int{{0, 4}, {10, 13}}},
 		{"x", "no such letter", 0, nil},
 		{"سعود", "دفع سعود لخالد", 100, [][2]int{{107, 115}}}, // bytes, not characters
