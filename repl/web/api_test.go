@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,6 +18,7 @@ import (
 	"github.com/casper-chronicle/chronicle/db"
 	"github.com/casper-chronicle/chronicle/repl"
 	"github.com/casper-chronicle/chronicle/repl/web"
+	"github.com/casper-chronicle/chronicle/repl/web/pages"
 
 	"github.com/stretchr/testify/require"
 )
@@ -220,6 +222,15 @@ func TestHostileParameters(t *testing.T) {
 func TestIngestBesideServer(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, false)
+	// The same server with the pages, as chronicle-serve mounts them: a
+	// quarter of the requests below are page loads.
+	withPages, err := web.New(web.Options{DBPath: f.path, Exec: repl.ExecJSON, Token: testToken,
+		NewPages: func(s *web.Server) http.Handler {
+			return pages.New(pages.Options{Archive: s.WithArchive, CSRF: func(*http.Request) string { return "" }})
+		}})
+	require.NoError(t, err)
+	pageServer := httptest.NewServer(withPages.Handler())
+	t.Cleanup(pageServer.Close)
 	dir := t.TempDir()
 	const files = 1000
 	for i := range files {
@@ -260,7 +271,11 @@ func TestIngestBesideServer(t *testing.T) {
 			if i%2 == 1 {
 				path = "/api/v1/find?terms=Zebedee&limit=500"
 			}
-			req, _ := http.NewRequest(http.MethodGet, f.http.URL+path, nil)
+			base := f.http.URL
+			if i%4 >= 2 { // a page: the documents list, or find's results
+				base, path = pageServer.URL, map[int]string{2: "/docs", 3: "/find?terms=Zebedee"}[i%4]
+			}
+			req, _ := http.NewRequest(http.MethodGet, base+path, nil)
 			req.Header.Set("Authorization", "Bearer "+testToken)
 			resp, err := http.DefaultClient.Do(req)
 			if err != nil {
@@ -272,6 +287,14 @@ func TestIngestBesideServer(t *testing.T) {
 			body.ReadFrom(resp.Body)
 			if resp.StatusCode != http.StatusOK {
 				errs <- fmt.Errorf("%s: %d %s", path, resp.StatusCode, body.String())
+				return
+			}
+			if base == pageServer.URL {
+				// a whole page, listing what was committed when it was read
+				listed := map[int]string{2: `href="/doc/`, 3: "data-document-sha256"}[i%4]
+				if !strings.HasSuffix(strings.TrimSpace(body.String()), "</html>") || !strings.Contains(body.String(), listed) {
+					errs <- fmt.Errorf("%s: not a whole page: %.200q", path, body.String())
+				}
 				return
 			}
 			lines := strings.Split(strings.TrimSuffix(body.String(), "\n"), "\n")
