@@ -6,8 +6,6 @@ import (
 
 	"github.com/casper-chronicle/chronicle/commands"
 	"github.com/casper-chronicle/chronicle/db"
-	"github.com/casper-chronicle/chronicle/engine"
-	"github.com/casper-chronicle/chronicle/engine/settle"
 	"github.com/casper-chronicle/chronicle/repl/shellwords"
 )
 
@@ -77,35 +75,20 @@ func (x *invocation) noteCrossDocumentDebts(name string, hits []db.EntityHit) er
 	if err != nil {
 		return err
 	}
-	seen := map[[2]string]bool{}
-	for _, h := range hits {
-		e := &h.Event
-		pair := [2]string{e.Subject, e.Object}
-		if e.Predicate != engine.PredBorrowedFrom || seen[pair] {
+	debts, err := commands.DebtsOf(a, hits)
+	if err != nil {
+		return err
+	}
+	for _, d := range debts {
+		if len(d.Documents) < 2 {
 			continue
 		}
-		seen[pair] = true
-		c, err := a.Settle(settle.SelectorQuestion(pair[0], pair[1]), nil)
-		if err != nil {
-			return err
-		}
-		var labels []string
-		took := map[[32]byte]bool{}
-		for _, ev := range c.Result.Evidence {
-			if d := c.Doc(ev.Document); d != nil && !took[ev.Document] {
-				took[ev.Document] = true
-				labels = append(labels, sanitize(d.Label()))
-			}
-		}
-		if len(labels) < 2 {
-			continue
-		}
-		question := settle.SelectorQuestion(pair[0], pair[1])
-		if settle.PlainName(pair[0]) && settle.PlainName(pair[1]) {
-			question = "Did " + pair[0] + " repay " + pair[1] + "?"
+		labels := make([]string, len(d.Documents))
+		for k, doc := range d.Documents {
+			labels[k] = sanitize(doc.Label())
 		}
 		fmt.Fprintf(x.out(), "note: %s takes part in the debt of %s to %s, recorded across %d documents (%s): `settle %s` settles it across them\n",
-			sanitize(name), sanitize(pair[0]), sanitize(pair[1]), len(labels), strings.Join(labels, ", "), shellwords.Quote(question))
+			sanitize(name), sanitize(d.Borrower), sanitize(d.Lender), len(labels), strings.Join(labels, ", "), shellwords.Quote(d.Question))
 	}
 	return nil
 }

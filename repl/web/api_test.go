@@ -213,8 +213,9 @@ func TestHostileParameters(t *testing.T) {
 
 // TestIngestBesideServer: `chronicle ingest` of 1,000 files in commits of
 // 5 runs (in process, through repl.Exec as the CLI does); once its first
-// commit shows, 100 concurrent API requests (docs and find) are sent: the
-// server holds no lock between requests, so the ingest goes on; every
+// commit shows, 100 concurrent requests are sent, API calls (docs and
+// find) and page loads (/docs and /find): the server holds no lock
+// between requests, so the ingest goes on; every page is whole, every API
 // request answers 200 with valid JSON lines (a request meeting a commit
 // waits for it: with no wait it would be 503 busy), some while documents
 // are still to come, and the API shows every new document once the

@@ -89,8 +89,25 @@ func TestEntity(t *testing.T) {
 	require.Equal(t, []string{alice + ":4 #L4", alice + ":5 #L5", alice + ":6 #L6"}, lines)
 	require.Len(t, f.checkMarks(t, root, 3), 3)
 	require.Contains(t, textOf(root), "3 events naming it")
+	require.Empty(t, all(root, withID("debts")), "Saud takes part in no debt")
 	root, _ = f.page(t, "/entity?name=Nobody")
 	require.Contains(t, textOf(root), "0 events naming it")
+
+	// Layla's debt to Omar, recorded across the two stories: its
+	// settlement question is one click away, with both documents named.
+	root, _ = f.page(t, "/entity?name=Layla")
+	debts := all(root, withID("debts"))
+	require.Len(t, debts, 1)
+	var hrefs, texts []string
+	for _, a := range all(debts[0], tag("a")) {
+		href, _ := attr(a, "href")
+		hrefs, texts = append(hrefs, href), append(texts, textOf(a))
+	}
+	require.Equal(t, []string{"Did Layla repay Omar?", "testdata/stories/1-loan-agreement-en.txt", "testdata/stories/2-bank-statement-en.txt"}, texts)
+	require.Equal(t, "/settle?question=Did+Layla+repay+Omar%3F", hrefs[0])
+	require.Equal(t, "/doc/"+f.sha(t, "testdata/stories/1-loan-agreement-en.txt"), hrefs[1])
+	status, _ := f.get(t, hrefs[0])
+	require.Equal(t, http.StatusOK, status)
 }
 
 func TestVerify(t *testing.T) {

@@ -500,6 +500,15 @@ func crossView(c *db.CrossSettlement) answerData {
 type entityData struct {
 	Name   string
 	Events []eventView
+	Debts  []debtView
+}
+
+// debtView is a debt the entity takes part in: the settlement question
+// that settles it, and the documents whose events it cites.
+type debtView struct {
+	Borrower, Lender string
+	Question, Href   string
+	Documents        []docLink
 }
 
 func (h *handler) entity(w http.ResponseWriter, r *http.Request) {
@@ -524,6 +533,19 @@ func (h *handler) entity(w http.ResponseWriter, r *http.Request) {
 				v.Role = "subject"
 			}
 			d.Events = append(d.Events, v)
+		}
+		debts, err := commands.DebtsOf(a, res.Hits)
+		if err != nil {
+			return err
+		}
+		for _, debt := range debts {
+			v := debtView{Borrower: debt.Borrower, Lender: debt.Lender, Question: debt.Question,
+				Href: "/settle?" + url.Values{"question": {debt.Question}}.Encode()}
+			for _, doc := range debt.Documents {
+				sha := doc.SHA256.String()
+				v.Documents = append(v.Documents, docLink{SHA256: sha, Label: doc.Label(), Href: docURL(sha, 0, nil)})
+			}
+			d.Debts = append(d.Debts, v)
 		}
 		return nil
 	}) {
