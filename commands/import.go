@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"github.com/casper-chronicle/chronicle/db"
 	"github.com/casper-chronicle/chronicle/original"
 )
 
@@ -34,16 +33,6 @@ type ImportOut struct {
 	// Report is the import itself, for a readable view (nil when
 	// rejected).
 	Report *original.Report `json:"-"`
-}
-
-// Import brings one existing V1/V2 store and the receipts beside it into
-// the archive (original.ImportFile). An error rejects the store.
-func Import(a *db.Archive, path string) (*ImportOut, error) {
-	rep, err := original.ImportFile(a, path)
-	if err != nil {
-		return nil, err
-	}
-	return ImportedOf(path, rep), nil
 }
 
 // ImportedOf is the outcome of a store imported from path.

@@ -55,17 +55,17 @@ func (x *invocation) importOutcome(path string, rep *original.Report, err error)
 		fmt.Fprintf(x.out(), "%-8s  %v\n", "rejected", err) // err names path
 		return
 	}
-	r := rep.Result
-	switch {
-	case r.Conflict:
+	out, r := commands.ImportedOf(path, rep), rep.Result
+	switch out.Outcome {
+	case commands.OutcomeConflict:
 		fmt.Fprintf(x.out(), "%-8s  %s  %s  the document is already in the archive with another store (V%d, imported %s); kept that one, %d receipts not imported\n",
-			"conflict", path, r.Doc.SHA256.Short(), r.Doc.Version, rfc3339(r.Doc.Imported()), len(rep.Receipts))
-	case r.Present:
+			out.Outcome, path, r.Doc.SHA256.Short(), r.Doc.Version, out.Imported, *out.ReceiptsNotImported)
+	case commands.OutcomePresent:
 		fmt.Fprintf(x.out(), "%-8s  %s  %s  already in the archive; %d new receipts (%d already kept)\n",
-			"present", path, r.Doc.SHA256.Short(), r.Receipts, r.Unchanged)
+			out.Outcome, path, r.Doc.SHA256.Short(), *out.Receipts, *out.ReceiptsKeptBefore)
 	default:
 		fmt.Fprintf(x.out(), "%-8s  %s  %s  V%d store, %d events, %d receipts\n",
-			"imported", path, r.Doc.SHA256.Short(), rep.Store.Version, len(rep.Store.Events), r.Receipts)
+			out.Outcome, path, r.Doc.SHA256.Short(), rep.Store.Version, *out.Events, *out.Receipts)
 	}
 }
 

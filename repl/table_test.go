@@ -17,6 +17,7 @@ import (
 	"github.com/casper-chronicle/chronicle"
 	"github.com/casper-chronicle/chronicle/commands"
 	"github.com/casper-chronicle/chronicle/db"
+	"github.com/casper-chronicle/chronicle/original"
 	"github.com/casper-chronicle/chronicle/repl/mcpserver"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -492,8 +493,9 @@ func TestTableTypedResults(t *testing.T) {
 		a, err := db.Open(other, db.Options{})
 		require.NoError(t, err)
 		defer a.Close()
-		got, err := commands.Import(a, store)
+		rep, err := original.ImportFile(a, store)
 		require.NoError(t, err)
+		got := commands.ImportedOf(store, rep)
 		require.Equal(t, []map[string]any{lineJSON(t, got)}, want)
 		require.Equal(t, commands.OutcomeImported, got.Outcome)
 	})
