@@ -31,7 +31,10 @@
 //     sizes: -mb and the full corpus capped at -full-mb (0 skips a size);
 //  3. ingests each into a fresh archive with bin/chronicle and copies of
 //     the same files into plain stores with `bin/casper-chronicle ingest`
-//     (one process per file), reporting MB/s, archive/sources, peak RSS
+//     (one process per file), -ingest-runs rounds of each, alternated
+//     (chronicle, casper-chronicle, chronicle, …: a VM whose speed drifts
+//     during the run weighs on both), reporting the median wall time and
+//     CPU time (user + system) of each, MB/s, archive/sources, peak RSS
 //     and, for the batch ingest, its Go heap peak beside its RSS (from
 //     CHRONICLE_MEMSTATS in the same run, whose sampler adds about half a
 //     MiB to that RSS: the heap follows the documents, RSS also counts the

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/casper-chronicle/chronicle/engine"
 
@@ -52,6 +53,30 @@ func TestRunRSSHelper(t *testing.T) {
 	require.Equal(t, "out\n", string(p.out))
 	require.Positive(t, p.maxRSS)
 	require.Less(t, p.maxRSS, int64(64<<10), "KiB: the shell's peak, not a grown parent's")
+}
+
+// runProc's CPU time is the child's work, counted also when the child
+// runs it in a grandchild (as /usr/bin/time does for the first ingest
+// round), and is not the wall time of a child that sleeps.
+func TestRunProcCPU(t *testing.T) {
+	busy := "i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done"
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"child", []string{"sh", "-c", busy}},
+		{"grandchild", []string{"sh", "-c", "sh -c '" + busy + "'; true"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := runProc(t.TempDir(), tc.args[0], tc.args[1:]...)
+			require.NoError(t, err)
+			require.Zero(t, p.code)
+			require.Greater(t, p.cpu, 50*time.Millisecond, "wall %v", p.wall)
+		})
+	}
+	p, err := runProc(t.TempDir(), "sleep", "0.3")
+	require.NoError(t, err)
+	require.Less(t, p.cpu, 100*time.Millisecond, "a sleeping child uses no CPU (wall %v)", p.wall)
 }
 
 // snapshot copies archives and links the other files, so that a command
