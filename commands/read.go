@@ -3,6 +3,7 @@ package commands
 import (
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/casper-chronicle/chronicle/db"
@@ -44,8 +45,16 @@ type DocsOut struct {
 	More      bool
 }
 
-// docsSorts are the orders of `docs --sort`.
-var docsSorts = map[string]db.DocOrder{"": db.OrderImport, "import": db.OrderImport, "name": db.OrderName, "size": db.OrderSize}
+// DocsSorts are the orders of `docs --sort`, the default first.
+var DocsSorts = []string{"import", "newest", "name", "size", "events"}
+
+var docsSorts = map[string]db.DocOrder{"": db.OrderImport, "import": db.OrderImport, "newest": db.OrderNewest,
+	"name": db.OrderName, "size": db.OrderSize, "events": db.OrderEvents}
+
+// DocsSortError is the error of an order `docs --sort` does not know.
+func DocsSortError(sort string) error {
+	return db.InputErrorf("--sort %q: want %s or %s", sort, strings.Join(DocsSorts[:len(DocsSorts)-1], ", "), DocsSorts[len(DocsSorts)-1])
+}
 
 // Docs lists the page in.Limit (0: all), in.After, in.Sort selects, one
 // document at a time as it is read (db.ListDocs): each is called with
@@ -59,7 +68,7 @@ func Docs(a *db.Archive, in DocsIn, each func(*db.Document) error) (more bool, e
 	opts.Limit = in.Limit
 	order, ok := docsSorts[in.Sort]
 	if !ok {
-		return false, db.InputErrorf("--sort %q: want import, name or size", in.Sort)
+		return false, DocsSortError(in.Sort)
 	}
 	opts.Order = order
 	if in.After != "" {

@@ -2,6 +2,7 @@ package db
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
@@ -25,6 +26,12 @@ const (
 	// OrderSize is by source size, largest first, then import order: it
 	// reads every record before the first row.
 	OrderSize
+	// OrderEvents is by event count, most first, then import order: it
+	// reads every record before the first row.
+	OrderEvents
+	// OrderNewest is import order reversed, the last imported first: the
+	// seqs bucket walked backwards.
+	OrderNewest
 )
 
 // ListOptions select a page of ListDocs.
@@ -74,7 +81,15 @@ func (a *Archive) ListDocs(opts ListOptions, fn func(*Document) error) (more boo
 		case OrderName:
 			return listByName(tx, after, emit)
 		case OrderSize:
-			return listBySize(tx, after, emit)
+			return listSorted(tx, after, func(d *Document) uint64 { return uint64(d.SourceSize) }, emit)
+		case OrderEvents:
+			return listSorted(tx, after, func(d *Document) uint64 { return uint64(d.EventCount) }, emit)
+		case OrderNewest:
+			last := maxSeq(tx)
+			if after != nil {
+				last = after.Seq - 1
+			}
+			return listBySeqDown(tx, last, emit)
 		default:
 			from := uint64(1)
 			if after != nil {
@@ -103,17 +118,9 @@ func listBySeq(tx *bolt.Tx, from uint64, keep func(*Document) bool, emit func(*D
 	next := from
 	c := tx.Bucket(bucketSeqs).Cursor()
 	for k, v := c.Seek(seqKey(from)); k != nil; k, v = c.Next() {
-		if len(k) != 8 || binary.BigEndian.Uint64(k) != next || next > last {
-			return fmt.Errorf("%w: sequence entry %x is where #%d of the %d documents issued was expected (run `chronicle check`; restore the archive from a copy)",
-				ErrCorrupt, k, next, last)
-		}
-		d, err := listedDoc(tx, v, fmt.Sprintf("sequence entry #%d", next))
+		d, err := seqEntry(tx, k, v, next, last)
 		if err != nil {
 			return err
-		}
-		if d.Seq != next {
-			return fmt.Errorf("document %s (%s): %w: its record has sequence number #%d where #%d was expected (run `chronicle check`; restore the archive from a copy)",
-				d.Label(), d.SHA256, ErrCorrupt, d.Seq, next)
 		}
 		next++
 		if keep != nil && !keep(d) {
@@ -128,6 +135,24 @@ func listBySeq(tx *bolt.Tx, from uint64, keep func(*Document) bool, emit func(*D
 			ErrCorrupt, last, next)
 	}
 	return nil
+}
+
+// seqEntry reads and checks the document of sequence entry k → v, which
+// must be #want of the last issued.
+func seqEntry(tx *bolt.Tx, k, v []byte, want, last uint64) (*Document, error) {
+	if len(k) != 8 || binary.BigEndian.Uint64(k) != want || want > last {
+		return nil, fmt.Errorf("%w: sequence entry %x is where #%d of the %d documents issued was expected (run `chronicle check`; restore the archive from a copy)",
+			ErrCorrupt, k, want, last)
+	}
+	d, err := listedDoc(tx, v, fmt.Sprintf("sequence entry #%d", want))
+	if err != nil {
+		return nil, err
+	}
+	if d.Seq != want {
+		return nil, fmt.Errorf("document %s (%s): %w: its record has sequence number #%d where #%d was expected (run `chronicle check`; restore the archive from a copy)",
+			d.Label(), d.SHA256, ErrCorrupt, d.Seq, want)
+	}
+	return d, nil
 }
 
 // firstName is the smallest of a document's names, "" when it has none.
@@ -178,9 +203,9 @@ func listByName(tx *bolt.Tx, after *Document, emit func(*Document) (bool, error)
 	return listBySeq(tx, 1, nameless, emit)
 }
 
-// listBySize emits the documents by source size, largest first, then in
-// import order: every record is read first (as Docs reads them).
-func listBySize(tx *bolt.Tx, after *Document, emit func(*Document) (bool, error)) error {
+// listSorted emits the documents by key, largest first, then in import
+// order: every record is read first (as Docs reads them).
+func listSorted(tx *bolt.Tx, after *Document, key func(*Document) uint64, emit func(*Document) (bool, error)) error {
 	var all []*Document
 	if err := listBySeq(tx, 1, nil, func(d *Document) (bool, error) {
 		all = append(all, d)
@@ -188,15 +213,7 @@ func listBySize(tx *bolt.Tx, after *Document, emit func(*Document) (bool, error)
 	}); err != nil {
 		return err
 	}
-	slices.SortStableFunc(all, func(x, y *Document) int {
-		switch {
-		case x.SourceSize > y.SourceSize:
-			return -1
-		case x.SourceSize < y.SourceSize:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(all, func(x, y *Document) int { return cmp.Compare(key(y), key(x)) })
 	start := 0
 	if after != nil {
 		start = slices.IndexFunc(all, func(d *Document) bool { return d.SHA256 == after.SHA256 }) + 1
@@ -205,6 +222,38 @@ func listBySize(tx *bolt.Tx, after *Document, emit func(*Document) (bool, error)
 		if stop, err := emit(d); stop || err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// listBySeqDown emits the documents from sequence number from down to #1,
+// walking the seqs bucket backwards; the entries must be numbered without
+// a gap, as listBySeq checks them going up (from is at most the last
+// sequence number issued).
+func listBySeqDown(tx *bolt.Tx, from uint64, emit func(*Document) (bool, error)) error {
+	last := maxSeq(tx)
+	next := from
+	c := tx.Bucket(bucketSeqs).Cursor()
+	k, v := c.Seek(seqKey(from))
+	if k == nil || binary.BigEndian.Uint64(k) != from {
+		k, v = c.Last()
+		if k != nil && len(k) == 8 && binary.BigEndian.Uint64(k) > from {
+			k, v = c.Prev()
+		}
+	}
+	for ; k != nil && next > 0; k, v = c.Prev() {
+		d, err := seqEntry(tx, k, v, next, last)
+		if err != nil {
+			return err
+		}
+		next--
+		if stop, err := emit(d); stop || err != nil {
+			return err
+		}
+	}
+	if next > 0 {
+		return fmt.Errorf("%w: the archive issued %d documents but sequence entry #%d is missing (run `chronicle check`; restore the archive from a copy)",
+			ErrCorrupt, last, next)
 	}
 	return nil
 }

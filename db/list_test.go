@@ -17,7 +17,7 @@ import (
 )
 
 // listFixture ingests documents of varied sizes (some equal), one with
-// three names and one left without a name (its only name moved to a later
+// three names, varied event counts, and one left without a name (its only name moved to a later
 // document); it returns the archive path and the documents in import
 // order.
 func listFixture(t *testing.T) (string, *db.Archive) {
@@ -26,7 +26,8 @@ func listFixture(t *testing.T) (string, *db.Archive) {
 	a := openArchive(t, path)
 	for i := 0; i < 23; i++ {
 		name := fmt.Sprintf("doc-%02d.txt", (i*7)%23) // names not in import order
-		text := fmt.Sprintf("document %d\n%s\n", i, strings.Repeat("x", (i*5)%11))
+		// (i*3)%4 literal events: event counts not in import order.
+		text := fmt.Sprintf("document %d\n%s\n%s", i, strings.Repeat("x", (i*5)%11), strings.Repeat("Alice owns Book.\n", (i*3)%4))
 		_, err := a.Ingest([]byte(text), goldenTime, name)
 		require.NoError(t, err)
 	}
@@ -77,6 +78,11 @@ func TestListDocsPages(t *testing.T) {
 	require.Equal(t, "aa.txt", first(byName[0]))
 	bySize := slices.Clone(docs)
 	slices.SortStableFunc(bySize, func(x, y *db.Document) int { return int(y.SourceSize - x.SourceSize) })
+	byEvents := slices.Clone(docs)
+	slices.SortStableFunc(byEvents, func(x, y *db.Document) int { return int(y.EventCount) - int(x.EventCount) })
+	require.NotEqual(t, docs, byEvents, "the fixture's event counts differ")
+	newest := slices.Clone(docs)
+	slices.Reverse(newest)
 
 	for _, order := range []struct {
 		name  string
@@ -86,6 +92,8 @@ func TestListDocsPages(t *testing.T) {
 		{"import", db.OrderImport, digests(docs)},
 		{"name", db.OrderName, digests(byName)},
 		{"size", db.OrderSize, digests(bySize)},
+		{"events", db.OrderEvents, digests(byEvents)},
+		{"newest", db.OrderNewest, digests(newest)},
 	} {
 		t.Run(order.name, func(t *testing.T) {
 			all, more := listAll(t, a, db.ListOptions{Order: order.order})
@@ -137,6 +145,15 @@ func TestListDocsDamage(t *testing.T) {
 		{"last sequence entry lost", func(tx *bolt.Tx) error {
 			return tx.Bucket([]byte("seqs")).Delete([]byte{0, 0, 0, 0, 0, 0, 0, 26})
 		}, db.OrderImport},
+		{"lost sequence entry, newest first", func(tx *bolt.Tx) error {
+			return tx.Bucket([]byte("seqs")).Delete([]byte{0, 0, 0, 0, 0, 0, 0, 5})
+		}, db.OrderNewest},
+		{"last sequence entry lost, newest first", func(tx *bolt.Tx) error {
+			return tx.Bucket([]byte("seqs")).Delete([]byte{0, 0, 0, 0, 0, 0, 0, 26})
+		}, db.OrderNewest},
+		{"first sequence entry lost, newest first", func(tx *bolt.Tx) error {
+			return tx.Bucket([]byte("seqs")).Delete([]byte{0, 0, 0, 0, 0, 0, 0, 1})
+		}, db.OrderNewest},
 		{"name entry moved", func(tx *bolt.Tx) error {
 			nb := tx.Bucket([]byte("names"))
 			return nb.Put([]byte("doc-03.txt"), nb.Get([]byte("doc-04.txt")))

@@ -13,7 +13,7 @@ import (
 )
 
 // docsIn reads the paging flags of `docs` into its input: --limit N,
-// --after DOC and --sort import|name|size.
+// --after DOC and --sort ORDER (commands.DocsSorts).
 func docsIn(x *invocation, a *db.Archive) (commands.DocsIn, error) {
 	limit, err := x.p.intValue("limit", 0)
 	if err != nil {
@@ -21,7 +21,7 @@ func docsIn(x *invocation, a *db.Archive) (commands.DocsIn, error) {
 	}
 	in := commands.DocsIn{Limit: limit, After: x.p.value("after"), Sort: x.p.value("sort")}
 	if x.p.has("sort") && in.Sort == "" {
-		return in, usageErrorf("--sort %q: want import, name or size", in.Sort)
+		return in, usageErrorf("%s", commands.DocsSortError(in.Sort).Error())
 	}
 	if x.p.has("after") && in.After == "" {
 		// an empty DOC names no document: Resolve says how

@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/casper-chronicle/chronicle/commands"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -46,7 +47,7 @@ func docsRun(env *Env, text bool, args ...string) (int, string, string) {
 
 func TestDocsPages(t *testing.T) {
 	env := docsEnv(t)
-	for _, sort := range []string{"", "import", "name", "size"} {
+	for _, sort := range append([]string{""}, commands.DocsSorts...) {
 		var extra []string
 		if sort != "" {
 			extra = []string{"--sort", sort}
@@ -134,7 +135,7 @@ func TestDocsFlagErrors(t *testing.T) {
 		{[]string{"--limit", "-3"}, ExitUsage, `chronicle docs: --limit wants a positive integer, got "-3"`},
 		{[]string{"--limit", "ten"}, ExitUsage, `chronicle docs: --limit wants a positive integer, got "ten"`},
 		{[]string{"--limit"}, ExitUsage, `chronicle docs: --limit needs N`},
-		{[]string{"--sort", "date"}, ExitUsage, `chronicle docs: --sort "date": want import, name or size`},
+		{[]string{"--sort", "date"}, ExitUsage, `chronicle docs: --sort "date": want import, newest, name, size or events`},
 		{[]string{"--after", "nosuch.txt"}, ExitFailure, `chronicle docs: --after "nosuch.txt": no such document`},
 		{[]string{"--after", "ffffffffffff"}, ExitFailure, `chronicle docs: --after "ffffffffffff": no such document`},
 	} {

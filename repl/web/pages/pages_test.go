@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -57,6 +59,45 @@ func TestDocs(t *testing.T) {
 		names = append(names, textOf(a))
 	}
 	require.Equal(t, []string{"big.txt", "hostile.txt", ahmed, alice, loan, bank}, names)
+
+	// newest: import order reversed; events: most first, ties in import
+	// order (the fixture's counts differ: 0 for most, more for the stories).
+	imported, importEvents := docRows(t, f, "/docs")
+	require.Len(t, imported, 6)
+	newest, _ := docRows(t, f, "/docs?sort=newest")
+	want := slices.Clone(imported)
+	slices.Reverse(want)
+	require.Equal(t, want, newest)
+	byEvents, events := docRows(t, f, "/docs?sort=events")
+	order := make([]int, len(imported))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(x, y int) int { return importEvents[y] - importEvents[x] })
+	want = want[:0]
+	for _, i := range order {
+		want = append(want, imported[i])
+	}
+	require.Equal(t, want, byEvents)
+	require.NotEqual(t, imported, byEvents, "the fixture's event counts are not in import order")
+	require.True(t, slices.IsSortedFunc(events, func(x, y int) int { return y - x }), "%v", events)
+}
+
+// docRows reads the names and event counts of a /docs page's rows.
+func docRows(t *testing.T, f *fixture, path string) (names []string, events []int) {
+	t.Helper()
+	root, _ := f.page(t, path)
+	for _, row := range all(root, func(n *html.Node) bool { return n.Data == "tr" }) {
+		cells := all(row, func(n *html.Node) bool { return n.Data == "td" })
+		if len(cells) != 5 {
+			continue
+		}
+		names = append(names, textOf(cells[0]))
+		n, err := strconv.Atoi(textOf(cells[3]))
+		require.NoError(t, err)
+		events = append(events, n)
+	}
+	return names, events
 }
 
 func TestDocument(t *testing.T) {

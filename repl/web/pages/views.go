@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -83,8 +84,8 @@ type sortLink struct {
 
 func (h *handler) docs(w http.ResponseWriter, r *http.Request) {
 	sortBy := r.URL.Query().Get("sort")
-	if sortBy != "" && sortBy != "import" && sortBy != "name" && sortBy != "size" {
-		h.fail(w, http.StatusBadRequest, badf("sort %.40q: want import, name or size", sortBy))
+	if sortBy != "" && !slices.Contains(commands.DocsSorts, sortBy) {
+		h.fail(w, http.StatusBadRequest, badRequest{commands.DocsSortError(sortBy[:min(len(sortBy), 40)])})
 		return
 	}
 	p := paramsOf(r)
@@ -93,7 +94,7 @@ func (h *handler) docs(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d := docsData{Sort: sortBy, Limit: limit}
-	for _, s := range []string{"import", "name", "size"} {
+	for _, s := range commands.DocsSorts {
 		d.Sorts = append(d.Sorts, sortLink{Name: s, Href: "/docs?sort=" + s, Current: s == sortBy || (sortBy == "" && s == "import")})
 	}
 	if !h.archive(w, "docs", func(a *db.Archive) error {
