@@ -150,6 +150,9 @@ func TestBrowser(t *testing.T) {
 	require.NoError(t, chromedp.Do(ctx,
 		chromedp.Click(chromedp.CSS("section.group a.ln")),
 		chromedp.WaitVisible(chromedp.CSS("ol.source")),
+		// The fragment's line becomes :target once the browser has
+		// scrolled to it, which may come after the list is visible.
+		chromedp.Poll[chromedp.Void](`document.querySelectorAll(".srcline:target").length > 0`, chromedp.WithPollingTimeout(5*time.Second)),
 	))
 	loc := location()
 	require.Contains(t, loc, "#L")

@@ -104,6 +104,7 @@ func New(opts Options) http.Handler {
 	h.mux.HandleFunc("GET /entity", h.entity)
 	h.mux.HandleFunc("GET /verify", h.verify)
 	h.mux.HandleFunc("GET /claims", h.claims)
+	h.mux.HandleFunc("GET /receipts", h.receipts)
 	return h
 }
 
@@ -235,6 +236,22 @@ func (p *params) number(key string, def, limit int) int {
 		return def
 	}
 	return n
+}
+
+// flag reads the parameter key as a switch: absent, "", 0, false or off
+// is false; 1, true or on is true.
+func (p *params) flag(key string) bool {
+	switch v := p.q.Get(key); v {
+	case "", "0", "false", "off":
+		return false
+	case "1", "true", "on":
+		return true
+	default:
+		if p.err == nil {
+			p.err = badf("parameter %s is a switch: want 1 or 0, got %.40q", key, v)
+		}
+		return false
+	}
 }
 
 // refuse keeps err, unless a parameter was wrong before.

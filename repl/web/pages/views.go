@@ -123,10 +123,6 @@ type lineView struct {
 	Marked             bool
 }
 
-type receiptView struct {
-	Kind, Question, ID, Verify string
-}
-
 type docData struct {
 	Doc           commands.Doc
 	Label         string
@@ -247,21 +243,9 @@ func (h *handler) doc(w http.ResponseWriter, r *http.Request) {
 				d.Events = append(d.Events, eventOf(sha, d.Label, e, s.Source[e.ByteStart:e.ByteEnd]))
 			}
 		}
+		labels := func(db.Digest) string { return d.Label }
 		_, err = commands.Receipts(a, commands.ReceiptsIn{Document: &sha}, func(it commands.ReceiptItem) error {
-			rv := receiptView{}
-			var enc []byte
-			switch {
-			case it.Archive != nil:
-				rv.Kind, rv.Question, rv.ID, enc = string(it.Archive.Kind), it.Archive.Question, it.Archive.ID().String(), it.Archive.Encode()
-			case it.Original != nil:
-				rv.Kind, rv.Question, rv.ID, enc = "ORIGINAL", it.Original.Name, it.Original.ID().String(), it.Original.Bytes
-			default:
-				return nil
-			}
-			if len(enc) <= maxParam && engine.ValidText(enc) {
-				rv.Verify = "/verify?" + url.Values{"receipt": {string(enc)}}.Encode()
-			}
-			d.Receipts = append(d.Receipts, rv)
+			d.Receipts = append(d.Receipts, receiptOf(it, labels))
 			return nil
 		})
 		return err
