@@ -66,7 +66,7 @@ var (
 	flagOut    = Flag{Name: "out", Value: "ROWS", Kind: ArgPath, Help: "claims check: also write the rows to ROWS (never overwrites a different file)"}
 	serveFlags = []Flag{
 		{Name: "addr", Value: "HOST:PORT", Help: "listen on HOST:PORT (default 127.0.0.1:0: a free port of the loopback address); only loopback names are answered"},
-		{Name: "write", Help: "also serve the answers that write (--keep, as a POST with the page's CSRF token); default: read-only"},
+		{Name: "write", Help: "also serve the answers that write (--keep, and checking a claims file on /claims/check), as POSTs with the page's CSRF token; default: read-only"},
 	}
 	docsFlags = []Flag{
 		{Name: "limit", Value: "N", Help: "list at most N documents (default all); with more left, the readable view ends with the command of the next page"},

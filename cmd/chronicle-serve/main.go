@@ -22,11 +22,11 @@ func main() {
 func serve(c repl.ServeConfig) error {
 	s, err := web.New(web.Options{DBPath: c.DBPath, Wait: c.Wait, Write: c.Write, Exec: repl.ExecJSON,
 		NewPages: func(s *web.Server) http.Handler {
-			csrf := func(r *http.Request) string { return "" } // no form writes on a read-only server
-			if s.Writable() {
-				csrf = s.CSRF
+			opts := pages.Options{Archive: s.WithArchive, CSRF: s.CSRF}
+			if s.Writable() { // else the pages offer no form that writes
+				opts.Write = s.WithArchiveWrite
 			}
-			return pages.New(pages.Options{Archive: s.WithArchive, CSRF: csrf})
+			return pages.New(opts)
 		}})
 	if err != nil {
 		return err

@@ -2,6 +2,7 @@ package web
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -136,7 +137,15 @@ func (s *Server) sameOrigin(w http.ResponseWriter, r *http.Request) bool {
 	token := r.Header.Get(csrfHeader)
 	if token == "" {
 		r.Body = http.MaxBytesReader(w, r.Body, bodyLimit(r))
-		if err := r.ParseForm(); err != nil {
+		// A form with a file (the claims page's) is multipart: its
+		// fields are read with the parts, files over the memory bound
+		// spilling to temporary files the server removes after the
+		// request.
+		err := r.ParseMultipartForm(maxBody)
+		if errors.Is(err, http.ErrNotMultipart) {
+			err = r.ParseForm()
+		}
+		if err != nil {
 			s.fail(w, r, http.StatusBadRequest, kindBadRequest, "the form cannot be read: "+err.Error())
 			return false
 		}
@@ -153,10 +162,16 @@ func (s *Server) sameOrigin(w http.ResponseWriter, r *http.Request) bool {
 const maxBody = 1 << 20
 
 // bodyLimit bounds the form of r: a claims file may hold up to
-// claimcheck.MaxFileBytes, percent-encoded.
+// claimcheck.MaxFileBytes, percent-encoded in the API's form.
 func bodyLimit(r *http.Request) int64 {
-	if r.URL.Path == APIPrefix+ClaimsCheck {
+	switch {
+	case r.URL.Path == APIPrefix+ClaimsCheck:
 		return 3*claimcheck.MaxFileBytes + maxBody
+	case !strings.HasPrefix(r.URL.Path, "/api/"):
+		// The one form of the pages that posts checks a claims file,
+		// uploaded or pasted (each at most MaxFileBytes); the pages
+		// answer any other POST 405.
+		return 2*claimcheck.MaxFileBytes + maxBody
 	}
 	return maxBody
 }

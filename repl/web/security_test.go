@@ -1,8 +1,11 @@
 package web_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
+	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -282,4 +285,57 @@ func TestClaimsCheck(t *testing.T) {
 	code, after, _ := rw.cli("claims", "list")
 	require.Equal(t, 0, code)
 	require.Equal(t, 1, strings.Count(after, "\n"), "the check is kept: %s", after)
+}
+
+// TestMultipartPost: a form with a file (the claims page's) carries its
+// CSRF token as a multipart field; the server reads it with the parts and
+// hands the parsed form to the pages. WithArchiveWrite writes only on a
+// server started with --write.
+func TestMultipartPost(t *testing.T) {
+	t.Parallel()
+	for _, write := range []bool{false, true} {
+		path := testarchive.Samples(t)
+		s, err := web.New(web.Options{DBPath: path, Write: write, Exec: repl.ExecJSON, Token: testToken,
+			NewPages: func(s *web.Server) http.Handler {
+				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					file, fh, err := r.FormFile("file")
+					require.NoError(t, err)
+					defer file.Close()
+					b, err := io.ReadAll(file)
+					require.NoError(t, err)
+					werr := s.WithArchiveWrite("page", func(a *db.Archive) error { return nil })
+					fmt.Fprintf(w, "%s %s %q %v", r.PostFormValue("note"), fh.Filename, b, werr)
+				})
+			}})
+		require.NoError(t, err)
+		h := httptest.NewServer(s.Handler())
+		t.Cleanup(h.Close)
+		f := &fixture{t: t, path: path, server: s, http: h}
+		csrf := f.get("/api/v1/stats").header.Get("X-CSRF-Token")
+		post := func(token string) response {
+			var body bytes.Buffer
+			mw := multipart.NewWriter(&body)
+			if token != "" {
+				require.NoError(t, mw.WriteField("csrf", token))
+			}
+			require.NoError(t, mw.WriteField("note", "hello"))
+			fw, err := mw.CreateFormFile("file", "claims.jsonl")
+			require.NoError(t, err)
+			_, err = fw.Write([]byte("{\"line\":1}\n"))
+			require.NoError(t, err)
+			require.NoError(t, mw.Close())
+			return f.do(http.MethodPost, "/claims/check", &body, map[string]string{"Content-Type": mw.FormDataContentType()})
+		}
+		r := post("")
+		require.Equal(t, http.StatusForbidden, r.status, r.body)
+		r = post(strings.Repeat("0", 64))
+		require.Equal(t, http.StatusForbidden, r.status, r.body)
+		r = post(csrf)
+		require.Equal(t, http.StatusOK, r.status, r.body)
+		want := `hello claims.jsonl "{\"line\":1}\n" <nil>`
+		if !write {
+			want = `hello claims.jsonl "{\"line\":1}\n" chronicle page: ` + web.ErrReadOnly.Error()
+		}
+		require.Equal(t, want, r.body)
+	}
 }

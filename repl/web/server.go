@@ -141,7 +141,24 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 // so an ingest beside the server goes on between requests. name (the
 // page's) prefixes an error as the CLI's "chronicle NAME: …".
 func (s *Server) WithArchive(name string, fn func(a *db.Archive) error) error {
-	err := db.GuardOpen(s.opts.DBPath, db.Options{ReadOnly: true, Timeout: s.opts.Wait}, fn)
+	return s.withArchive(name, db.Options{ReadOnly: true, Timeout: s.opts.Wait}, fn)
+}
+
+// ErrReadOnly is the error of a write asked of a server without --write.
+var ErrReadOnly = errors.New("this server is read-only (start it with `chronicle serve --write`)")
+
+// WithArchiveWrite is WithArchive with the archive open for writing (the
+// lock held for this call only, waiting up to Options.Wait for another
+// writer), on a server started with Options.Write; else ErrReadOnly.
+func (s *Server) WithArchiveWrite(name string, fn func(a *db.Archive) error) error {
+	if !s.opts.Write {
+		return fmt.Errorf("chronicle %s: %w", name, ErrReadOnly)
+	}
+	return s.withArchive(name, db.Options{MustExist: true, Timeout: s.opts.Wait}, fn)
+}
+
+func (s *Server) withArchive(name string, opts db.Options, fn func(a *db.Archive) error) error {
+	err := db.GuardOpen(s.opts.DBPath, opts, fn)
 	switch {
 	case errors.Is(err, db.ErrNoArchive):
 		return fmt.Errorf("chronicle %s: %w; `chronicle ingest FILE` creates it", name, err)

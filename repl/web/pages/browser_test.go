@@ -2,10 +2,12 @@ package pages_test
 
 import (
 	"context"
+	"github.com/casper-chronicle/chronicle/internal/testarchive"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -56,7 +58,7 @@ type browserMark struct {
 func TestBrowser(t *testing.T) {
 	exe := chromium(t)
 	f := newFixture(t)
-	handler := pages.New(pages.Options{Archive: f.archive})
+	handler := pages.New(pages.Options{Archive: f.archive, Write: f.write, CSRF: func(*http.Request) string { return "token" }})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Security-Policy", csp)
 		handler.ServeHTTP(w, r)
@@ -173,9 +175,20 @@ func TestBrowser(t *testing.T) {
 	checkMarks(4)
 	screenshot("settle.png")
 
-	// A kept claims check: each row coloured by its outcome.
-	f.keepClaimsCheck(t)
-	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/claims"), chromedp.WaitVisible(chromedp.CSS("tr.outcome-contradicted"))))
+	// A claims file chosen in the check form, checked and kept: each row
+	// coloured by its outcome, beside the lines of its answer.
+	claimsFile := filepath.Join(testarchive.Root(t), "testdata", "claims", "agent-answer.jsonl")
+	require.NoError(t, chromedp.Do(ctx,
+		chromedp.Navigate(srv.URL+"/claims"),
+		chromedp.Click(chromedp.CSS(`a[href="/claims/check"]`)),
+		chromedp.WaitVisible(chromedp.CSS("#claims-file")),
+		chromedp.SetUploadFiles(chromedp.CSS("#claims-file"), []string{claimsFile}),
+		chromedp.Click(chromedp.CSS("#check-claims")),
+		chromedp.WaitVisible(chromedp.CSS("tr.outcome-contradicted")),
+	))
+	require.Contains(t, location(), "/claims?file=")
+	checkMarks(5)
+	require.Contains(t, text("tr.outcome-contradicted + tr .row-evidence"), "counted")
 	colours := eval(`["supported", "contradicted", "unverified"].map(o => getComputedStyle(document.querySelector("tr.outcome-" + o)).backgroundColor)`)
 	require.Len(t, colours, 3)
 	require.NotEqual(t, colours[0], colours[1], "supported and contradicted rows differ")

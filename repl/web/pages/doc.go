@@ -8,8 +8,8 @@
 //
 //   - / : a find box, a settlement question box, the archive's totals
 //     (commands.StatsOf) and its first documents;
-//   - /docs?sort=&after=&limit= : the documents, paged and sorted
-//     (commands.DocsList);
+//   - /docs?sort=&after=&limit= : the documents, paged and sorted by any
+//     order of `docs --sort` (commands.DocsList);
 //   - /doc/SHA256?from=&to=&hl= : a document's lines, PageLines at a time,
 //     each an element with id L12 (so /doc/SHA256#L12 opens at the line,
 //     and the small script highlights #L12-L14), with its events on those
@@ -24,11 +24,23 @@
 //   - /entity?name= : every event naming the entity;
 //   - /verify?receipt= : a receipt replayed (VALID, INVALID or
 //     UNSUPPORTED, with the reason);
-//   - /claims : the kept claims checks, each row coloured by its outcome,
-//     the claimed value beside the archive's.
+//   - /receipts?doc=&offset=&verify= : every kept receipt (one
+//     document's with doc), ReceiptsPage at a time, each with its Verify
+//     link; verify=1 verifies the page's receipts (`receipts --verify`);
+//   - /claims?file= : the kept claims checks, and the rows of one (the
+//     newest, or the check of that file): each coloured by its outcome,
+//     the claimed value beside the archive's, and below it the lines of
+//     the answer the claim was compared with (the check replayed,
+//     db.Archive.ReplayCheck, so the rows are also re-checked);
+//   - /claims/check : the form that checks a claims file, uploaded or
+//     pasted, as `chronicle claims check FILE` (commands.ClaimsCheck),
+//     then sends the browser to its rows.
 //
-// Every page is a GET and none writes, so no form carries
-// Options.CSRF yet.
+// Every page is a GET but /claims/check's POST, the one page that writes:
+// only when the server gives Options.Write (`chronicle serve --write`),
+// with the CSRF token in the form (the server checks it before the pages
+// see the request). A refused file shows the form again with the problem
+// and the text pasted, and keeps nothing.
 //
 // Highlights come from the engine's byte spans, never matched again by
 // the page: each is a <mark> with data-byte-start and data-byte-end
@@ -52,6 +64,6 @@
 // The tests serve the handler on archives of testdata/samples and
 // testdata/stories with a hostile document and a large one; TestBrowser
 // drives headless Chromium (chromedp) under the CSP, and with
-// CHRONICLE_SCREENSHOTS=1 writes testdata/screenshots/find.png and
-// settle.png.
+// CHRONICLE_SCREENSHOTS=1 writes testdata/screenshots/find.png,
+// settle.png and claims.png.
 package pages

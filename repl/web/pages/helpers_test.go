@@ -72,6 +72,25 @@ func serve(t *testing.T, path string) *fixture {
 	return f
 }
 
+// newWritableFixture is newFixture on a server that writes (--write):
+// the pages get Write, and the CSRF token "token" (the server, not the
+// pages, checks it on a POST).
+func newWritableFixture(t *testing.T) *fixture {
+	t.Helper()
+	f := newFixture(t)
+	f.srv.Close()
+	f.srv = httptest.NewServer(pages.New(pages.Options{Archive: f.archive, Write: f.write,
+		CSRF: func(*http.Request) string { return "token" }}))
+	t.Cleanup(f.srv.Close)
+	return f
+}
+
+// write opens the archive for writing for one request, as the server
+// does.
+func (f *fixture) write(_ string, fn func(a *db.Archive) error) error {
+	return db.GuardOpen(f.path, db.Options{MustExist: true}, fn)
+}
+
 // archive opens the archive read-only for one request, as the server
 // does.
 func (f *fixture) archive(_ string, fn func(a *db.Archive) error) error {

@@ -26,8 +26,12 @@ type Options struct {
 	// only (the server's guard: db.Guard, no lock held between requests).
 	// name names what the request does (the page), for messages.
 	Archive func(name string, fn func(a *db.Archive) error) error
-	// CSRF is the token a form that writes must carry ("" when the
-	// server is read-only). No page writes yet.
+	// Write runs fn with the archive opened for writing, for this request
+	// only; nil on a read-only server, whose pages offer no form that
+	// writes.
+	Write func(name string, fn func(a *db.Archive) error) error
+	// CSRF is the token a form that writes must carry (the server checks
+	// it before the pages see a POST).
 	CSRF func(r *http.Request) string
 }
 
@@ -104,6 +108,8 @@ func New(opts Options) http.Handler {
 	h.mux.HandleFunc("GET /entity", h.entity)
 	h.mux.HandleFunc("GET /verify", h.verify)
 	h.mux.HandleFunc("GET /claims", h.claims)
+	h.mux.HandleFunc("GET /claims/check", h.claimsForm)
+	h.mux.HandleFunc("POST /claims/check", h.claimsCheck)
 	h.mux.HandleFunc("GET /receipts", h.receipts)
 	return h
 }
@@ -117,8 +123,8 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			h.fail(w, http.StatusInternalServerError, fmt.Errorf("internal error: %v", v))
 		}
 	}()
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		h.fail(w, http.StatusMethodNotAllowed, errors.New("the pages answer GET only"))
+	if r.Method != http.MethodGet && r.Method != http.MethodHead && !(r.Method == http.MethodPost && r.URL.Path == ClaimsCheckPath) {
+		h.fail(w, http.StatusMethodNotAllowed, errors.New("the pages answer GET only (and a POST of a claims file to "+ClaimsCheckPath+")"))
 		return
 	}
 	if !strings.HasPrefix(r.URL.Path, "/static/") {
@@ -179,7 +185,7 @@ func statusOf(err error) int {
 	var bad badRequest
 	var arg *commands.ArgError
 	switch {
-	case errors.Is(err, db.ErrUnknownDoc):
+	case errors.Is(err, db.ErrUnknownDoc), errors.Is(err, errNoCheck):
 		return http.StatusNotFound
 	case errors.As(err, &bad), errors.As(err, &arg), db.IsInputError(err), errors.Is(err, db.ErrAmbiguousDoc),
 		errors.Is(err, find.ErrTerms), errors.Is(err, settle.ErrClaimSyntax):

@@ -388,6 +388,26 @@ func settlementOf(s *settle.Settlement, label func(sha [32]byte) (string, string
 	return d
 }
 
+// answerOf is the view of a settlement or literal claim answered in one
+// document.
+func answerOf(ans *db.DocAnswer) answerData {
+	var d answerData
+	sha, label := ans.Doc.SHA256.String(), ans.Doc.Label()
+	labelOf := func([32]byte) (string, string) { return sha, label }
+	if ans.Settlement != nil {
+		d = settlementOf(ans.Settlement, labelOf)
+	} else {
+		c := ans.Claim
+		d = answerData{Question: c.Question, Status: string(c.Status), Kind: "claim"}
+		for i := range c.Evidence {
+			d.Evidence = append(d.Evidence, eventOf(sha, label, &c.Evidence[i].Event, []byte(c.Evidence[i].Text)))
+		}
+	}
+	d.Documents = []docLink{{SHA256: sha, Label: label, Href: docURL(sha, 0, nil)}}
+	d.Scope = "in " + label
+	return d
+}
+
 func (h *handler) query(w http.ResponseWriter, r *http.Request) {
 	var d answerData
 	p := paramsOf(r)
@@ -405,19 +425,7 @@ func (h *handler) query(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return err
 		}
-		sha, label := ans.Doc.SHA256.String(), ans.Doc.Label()
-		labelOf := func([32]byte) (string, string) { return sha, label }
-		if ans.Settlement != nil {
-			d = settlementOf(ans.Settlement, labelOf)
-		} else {
-			c := ans.Claim
-			d = answerData{Question: c.Question, Status: string(c.Status), Kind: "claim"}
-			for i := range c.Evidence {
-				d.Evidence = append(d.Evidence, eventOf(sha, label, &c.Evidence[i].Event, []byte(c.Evidence[i].Text)))
-			}
-		}
-		d.Documents = []docLink{{SHA256: sha, Label: label, Href: docURL(sha, 0, nil)}}
-		d.Scope = "in " + label
+		d = answerOf(ans)
 		return nil
 	}) {
 		return
