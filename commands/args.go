@@ -71,7 +71,7 @@ var (
 	docsFlags = []Flag{
 		{Name: "limit", Value: "N", Help: "list at most N documents (default all); with more left, the readable view ends with the command of the next page"},
 		{Name: "after", Value: "DOC", Help: "start after DOC (a name or hash prefix, e.g. the last row of the previous page)"},
-		{Name: "sort", Value: "ORDER", Help: "import (the default), newest (import order reversed), name (by first name, from the names index; documents without one last), size (largest first) or events (most first; size and events read every record before the first row)"},
+		{Name: "sort", Value: "ORDER", Help: "import (the default), newest (import order reversed), name (by first name; documents without one last), size (largest first) or events (most first); each reads only its page"},
 	}
 )
 

@@ -23,4 +23,5 @@ var BucketSince = map[string]int{
 	"claimchecks":   8, // step 7 -> 8 creates it
 	"entity_counts": 9,
 	"gramgroups":    15, // step 14 -> 15 builds it
+	"docorder":      16, // step 15 -> 16 builds it
 }

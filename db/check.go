@@ -152,6 +152,7 @@ func (a *Archive) CheckWith(ctx context.Context, opts CheckOptions) ([]Problem, 
 				problems = append(problems, Problem{Doc: d.Label(), Detail: err.Error()})
 			}
 		}
+		problems = append(problems, checkOrder(tx, docs)...)
 		orphans := func(bucket []byte, what string) error {
 			return tx.Bucket(bucket).ForEach(func(k, _ []byte) error {
 				if len(k) < 32 || known[Digest(k[:32])] == nil {

@@ -242,6 +242,9 @@ func (a *Archive) ReindexWith(ctx context.Context, opts ReindexOptions) (int, er
 		if err := a.startReindex(tx); err != nil {
 			return err
 		}
+		if err := rebuildOrder(tx); err != nil {
+			return err
+		}
 		return resetTotals(tx)
 	}); err != nil {
 		return 0, err

@@ -347,6 +347,9 @@ func (a *Archive) putDocument(tx *bolt.Tx, p *prepared) (d *Document, committed 
 	if err := tx.Bucket(bucketSeqs).Put(seqKey(seq), d.SHA256[:]); err != nil {
 		return nil, nil, err
 	}
+	if err := putOrder(tx, d); err != nil {
+		return nil, nil, err
+	}
 	if err := indexDocument(tx, d, p.ix, store.Source, store.Events); err != nil {
 		return nil, nil, err
 	}

@@ -2,7 +2,6 @@ package db
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
@@ -23,11 +22,11 @@ const (
 	// name moved to another document) come last, in import order, which
 	// reads every record once the names run out.
 	OrderName
-	// OrderSize is by source size, largest first, then import order: it
-	// reads every record before the first row.
+	// OrderSize is by source size, largest first, then import order (the
+	// docorder bucket, walked from a seek).
 	OrderSize
-	// OrderEvents is by event count, most first, then import order: it
-	// reads every record before the first row.
+	// OrderEvents is by event count, most first, then import order (the
+	// docorder bucket).
 	OrderEvents
 	// OrderNewest is import order reversed, the last imported first: the
 	// seqs bucket walked backwards.
@@ -81,9 +80,9 @@ func (a *Archive) ListDocs(opts ListOptions, fn func(*Document) error) (more boo
 		case OrderName:
 			return listByName(tx, after, emit)
 		case OrderSize:
-			return listSorted(tx, after, func(d *Document) uint64 { return uint64(d.SourceSize) }, emit)
+			return listByOrder(tx, orderSize, after, emit)
 		case OrderEvents:
-			return listSorted(tx, after, func(d *Document) uint64 { return uint64(d.EventCount) }, emit)
+			return listByOrder(tx, orderEvents, after, emit)
 		case OrderNewest:
 			last := maxSeq(tx)
 			if after != nil {
@@ -201,29 +200,6 @@ func listByName(tx *bolt.Tx, after *Document, emit func(*Document) (bool, error)
 		}
 	}
 	return listBySeq(tx, 1, nameless, emit)
-}
-
-// listSorted emits the documents by key, largest first, then in import
-// order: every record is read first (as Docs reads them).
-func listSorted(tx *bolt.Tx, after *Document, key func(*Document) uint64, emit func(*Document) (bool, error)) error {
-	var all []*Document
-	if err := listBySeq(tx, 1, nil, func(d *Document) (bool, error) {
-		all = append(all, d)
-		return false, nil
-	}); err != nil {
-		return err
-	}
-	slices.SortStableFunc(all, func(x, y *Document) int { return cmp.Compare(key(y), key(x)) })
-	start := 0
-	if after != nil {
-		start = slices.IndexFunc(all, func(d *Document) bool { return d.SHA256 == after.SHA256 }) + 1
-	}
-	for _, d := range all[start:] {
-		if stop, err := emit(d); stop || err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // listBySeqDown emits the documents from sequence number from down to #1,

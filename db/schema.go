@@ -19,7 +19,7 @@ import (
 // SchemaVersion is the layout this package reads and writes. Older archives
 // are upgraded on open by the registered steps below, all in one write
 // transaction; newer ones are refused.
-const SchemaVersion = 15
+const SchemaVersion = 16
 
 // bucketOriginals keeps original V1/V2 receipt files imported beside their
 // stores (schema 2): document SHA-256 ‖ SHA-256 of the receipt bytes →
@@ -32,7 +32,7 @@ var bucketSeqs = []byte("seqs")
 
 // schemaBuckets are the buckets of the current schema (the index package
 // adds its own).
-var schemaBuckets = [][]byte{bucketMeta, bucketDocs, bucketChunks, bucketEvents, bucketNames, bucketReceipts, bucketOriginals, bucketSeqs, bucketClaims}
+var schemaBuckets = [][]byte{bucketMeta, bucketDocs, bucketChunks, bucketEvents, bucketNames, bucketReceipts, bucketOriginals, bucketSeqs, bucketClaims, bucketOrder}
 
 // Upgrade is one registered schema step from version From to From+1.
 type Upgrade struct {
@@ -103,6 +103,8 @@ var Upgrades = []Upgrade{
 			}
 			return err
 		}},
+	{From: 15, Summary: "list the documents by size and by event count, so `docs --sort size` and `--sort events` read one page instead of every record",
+		Apply: func(_ *Archive, tx *bolt.Tx) error { return rebuildOrder(tx) }},
 }
 
 // addAbsoluteSources gives every name that is an absolute path its source
