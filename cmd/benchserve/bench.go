@@ -24,6 +24,7 @@ type apiResult struct {
 	t      target
 	api    []timing
 	inproc []time.Duration
+	body   int    // the answer's bytes
 	differ string // how the API's body differs from the CLI's stdout ("" when equal)
 	err    error
 }
@@ -120,7 +121,7 @@ func timeAPI(s *server, t target) apiResult {
 			res.inproc, out = append(res.inproc, d), o
 		}
 	}
-	res.differ = difference(body, out)
+	res.body, res.differ = len(body), difference(body, out)
 	return res
 }
 

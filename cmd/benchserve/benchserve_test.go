@@ -147,3 +147,9 @@ func TestDifference(t *testing.T) {
 	require.Contains(t, difference([]byte(`{"a":1}`), []byte(`{"a":2}`)), "first difference at byte 5")
 	require.Contains(t, difference([]byte("ab"), []byte("abc")), "API 2 bytes, CLI 3 bytes")
 }
+
+func TestSize(t *testing.T) {
+	require.Equal(t, "999 B", size(999))
+	require.Equal(t, "1.5 KB", size(1500))
+	require.Equal(t, "3.9 MB", size(3935892))
+}

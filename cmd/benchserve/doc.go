@@ -44,8 +44,10 @@
 //     markdown table of the pages (p50 and p95 server time, p95 client
 //     time, a mark where p95 passes 50 ms) and one of the API (the API's
 //     median client time, the in-process median, their difference and a
-//     mark where it passes 2 ms, and whether the bodies are equal), and the
-//     terms and names used.
+//     mark where it passes 2 ms; beside them the body's size and the API's
+//     median server time, which tell the HTTP transfer from the server's
+//     work; and whether the bodies are equal), and the terms and names
+//     used.
 //
 // A request that fails, or an API body that differs from the CLI's, is
 // printed as a failure and makes the exit status 1. It is not part of

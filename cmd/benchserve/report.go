@@ -51,11 +51,11 @@ func printArchive(w io.Writer, r *result) {
 		fmt.Fprintf(w, "| %s | `%s` | %s | %s | %s | %s |\n", p.t.name, shortPath(p.t.path),
 			ms(percentile(servers(p.times), 50)), ms(p95), ms(percentile(clients(p.times), 95)), mark(p95 <= pageTarget))
 	}
-	fmt.Fprintf(w, "\n| API | request | API median (client) | CLI in process, median | difference | ≤ %s | same bytes |\n", ms(apiTarget))
-	fmt.Fprintln(w, "| --- | --- | ---: | ---: | ---: | --- | --- |")
+	fmt.Fprintf(w, "\n| API | request | body | API median (client) | CLI in process, median | difference | ≤ %s | API median (server) | same bytes |\n", ms(apiTarget))
+	fmt.Fprintln(w, "| --- | --- | ---: | ---: | ---: | ---: | --- | ---: | --- |")
 	for _, a := range r.apis {
 		if a.err != nil {
-			fmt.Fprintf(w, "| %s | `%s` | | | | **FAILED: %s** | |\n", a.t.name, shortPath(a.t.path), cell(a.err.Error()))
+			fmt.Fprintf(w, "| %s | `%s` | | | | | **FAILED: %s** | | |\n", a.t.name, shortPath(a.t.path), cell(a.err.Error()))
 			continue
 		}
 		api, in := percentile(clients(a.api), 50), percentile(a.inproc, 50)
@@ -63,8 +63,8 @@ func printArchive(w io.Writer, r *result) {
 		if a.differ != "" {
 			same = "**NO: " + cell(a.differ) + "**"
 		}
-		fmt.Fprintf(w, "| %s | `%s` | %s | %s | %s | %s | %s |\n", a.t.name, shortPath(a.t.path), ms(api), ms(in),
-			signed(api-in), mark(api-in <= apiTarget), same)
+		fmt.Fprintf(w, "| %s | `%s` | %s | %s | %s | %s | %s | %s | %s |\n", a.t.name, shortPath(a.t.path), size(a.body), ms(api), ms(in),
+			signed(api-in), mark(api-in <= apiTarget), ms(percentile(servers(a.api), 50)), same)
 	}
 	fmt.Fprintf(w, "\n%s\n", picks(r.c))
 }
@@ -113,6 +113,17 @@ func ms(d time.Duration) string {
 		return fmt.Sprintf("%.2f ms", v)
 	}
 	return fmt.Sprintf("%.1f ms", v)
+}
+
+// size is a body's size, in bytes, KB or MB.
+func size(n int) string {
+	switch {
+	case n >= 1e6:
+		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+	case n >= 1e3:
+		return fmt.Sprintf("%.1f KB", float64(n)/1e3)
+	}
+	return fmt.Sprintf("%d B", n)
 }
 
 func signed(d time.Duration) string {
