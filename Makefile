@@ -151,6 +151,22 @@ BENCH_SCALE_DOCS ?= 10000,100000
 bench-scale: build
 	$(GO) run ./cmd/benchscale -bin $(BIN) -docs $(BENCH_SCALE_DOCS)
 
+# bench-serve: issue 28's measurements of `chronicle serve` (cmd/benchserve):
+# serves bench-real's English archive at its full size (reused from
+# $TMPDIR/chronicle-bench-real, else built by benchreal) and an archive of
+# BENCH_SERVE_DOCS small documents of benchscale's pool (built once and
+# cached in $TMPDIR/chronicle-bench-serve) with the real `chronicle serve`,
+# times every page kind and four API endpoints BENCH_SERVE_RUNS times each
+# (server time from the Server-Timing header, client time from Go's
+# net/http client) and the same commands in process, checking that the
+# API's answers are the CLI's byte for byte; prints markdown tables with
+# the targets' marks (p95 <= 50 ms per page, API <= 2 ms over the CLI).
+BENCH_SERVE_DOCS ?= 100000
+BENCH_SERVE_RUNS ?= 20
+.PHONY: bench-serve
+bench-serve: build
+	$(GO) run ./cmd/benchserve -bin $(BIN) -docs $(BENCH_SERVE_DOCS) -runs $(BENCH_SERVE_RUNS)
+
 # fuzz: run every fuzz target for FUZZTIME each (go test -fuzz takes one
 # target per run).
 fuzz:

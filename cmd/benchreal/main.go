@@ -63,7 +63,7 @@ func run() error {
 	if err := os.MkdirAll(*workFlag, 0o755); err != nil {
 		return err
 	}
-	fmt.Printf("machine: %d cores, %s; %s\n", runtimeCores(), cpuModel(), goVersion())
+	fmt.Printf("machine: %d cores, %s; %s\n", benchtool.Cores(), benchtool.CPUModel(), benchtool.GoVersion())
 	for _, name := range corpora {
 		if name == "spec14" {
 			if err := runSpec14(chron, casper); err != nil {
@@ -516,28 +516,4 @@ func shorten(s string, n int) string {
 func firstLine(b []byte) string {
 	s, _, _ := strings.Cut(strings.TrimSpace(string(b)), "\n")
 	return shorten(s, 120)
-}
-
-func runtimeCores() int {
-	out, err := exec.Command("nproc").Output()
-	if err != nil {
-		return 0
-	}
-	n, _ := strconv.Atoi(strings.TrimSpace(string(out)))
-	return n
-}
-
-func cpuModel() string {
-	b, _ := os.ReadFile("/proc/cpuinfo")
-	for _, l := range strings.Split(string(b), "\n") {
-		if k, v, ok := strings.Cut(l, ":"); ok && strings.TrimSpace(k) == "model name" {
-			return strings.TrimSpace(v)
-		}
-	}
-	return "unknown CPU"
-}
-
-func goVersion() string {
-	out, _ := exec.Command("go", "version").Output()
-	return strings.TrimSpace(string(out))
 }

@@ -104,63 +104,6 @@ func TestSample(t *testing.T) {
 	}
 }
 
-func TestPickTerms(t *testing.T) {
-	f := newDocFreq()
-	// 200 documents: "the" in all, "middle" in 2 (1%), "rarely" in 3,
-	// "pieces" in 1, words at 0.5%, 2%, 5% for the 3-term query.
-	for i := range 200 {
-		var d strings.Builder
-		d.WriteString("the a b c d e f g h i j k l m n o p q r s t u v w x y z.\n")
-		if i < 2 {
-			d.WriteString("middle\n")
-		}
-		if i < 3 {
-			d.WriteString("rarely,seen\n")
-		}
-		if i == 7 {
-			d.WriteString("pieces\n")
-		}
-		if i < 1 {
-			d.WriteString("halfpc\n")
-		}
-		if i < 4 {
-			d.WriteString("twopct\n")
-		}
-		if i < 10 {
-			d.WriteString("fivepct\n")
-		}
-		if i%2 == 0 {
-			d.WriteString("Mixed CASE words are skipped for rare ones: Rarely\n")
-		}
-		f.add([]byte(d.String()))
-	}
-	require.Equal(t, 200, f.docs)
-	require.Equal(t, 200, f.words["the"])
-	require.Equal(t, 3, f.words["rarely"])
-	require.Equal(t, 0, f.words["ab"], "words under 3 bytes are not counted")
-
-	got := map[string]query{}
-	for _, q := range pickTerms(f) {
-		got[q.class] = q
-	}
-	for _, tc := range []struct {
-		class string
-		terms []string
-	}{
-		{"absent", []string{absentTerm}},
-		{"common", []string{"the"}},
-		{"medium", []string{"middle"}},
-		{"3 terms", []string{"halfpc", "twopct", "fivepct"}},
-	} {
-		require.Equal(t, tc.terms, got[tc.class].terms, tc.class)
-	}
-	require.Contains(t, []string{"middle", "rarely", "seen"}, got["rare"].terms[0])
-	require.Len(t, got["16 letters"].terms, 16)
-	for _, l := range got["16 letters"].terms {
-		require.Len(t, l, 1)
-	}
-}
-
 func TestFTSSQL(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -214,13 +157,6 @@ func TestCounts(t *testing.T) {
 	files, lines := rgCounts([]byte("src/a.txt:4\nsrc/b:c.txt:1\n"))
 	require.Equal(t, 2, files)
 	require.Equal(t, 5, lines)
-	require.Equal(t, "Saud", topEntity([]byte(`{"events":3,"name":"Alice"}
-{"events":9,"name":"*"}
-{"events":5,"name":"Saud"}
-{"events":5,"name":"Zed"}
-`)))
-	require.Equal(t, "*", topEntity([]byte(`{"events":9,"name":"*"}`+"\n")), "a mark when it is all there is")
-	require.Empty(t, topEntity(nil))
 	require.Equal(t, "1,234,567", thousands(1234567))
 	require.Equal(t, "999", thousands(999))
 }

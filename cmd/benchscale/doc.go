@@ -5,6 +5,7 @@
 //
 //	go run ./cmd/benchscale [-docs 10000,100000] [-runs 5] [-bin bin]
 //	                        [-work DIR] [-sqlite3 sqlite3] [-no-install] [-keep]
+//	go run ./cmd/benchscale -docs N -link DIR
 //
 // `make bench-scale` builds the commands and runs it (BENCH_SCALE_DOCS sets
 // -docs). It
@@ -46,6 +47,10 @@
 //  5. prints the machine, each corpus's make-up (sources, document count,
 //     MB, median and p90 size), one table with chronicle / FTS5 / rg
 //     columns per size, the terms, and every disagreement.
+//
+// With -link DIR it only does step 2 and links the N documents a run of
+// that size would take into DIR (a new directory), measuring nothing:
+// cmd/benchserve builds its archive of the same documents so.
 //
 // It is not part of `make test`; its unit test covers the cutting, the
 // term picking and the median.

@@ -17,7 +17,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/casper-chronicle/chronicle/cmd/internal/benchtool"
 )
@@ -30,6 +29,7 @@ var (
 	sqlFlag   = flag.String("sqlite3", "sqlite3", "the sqlite3 command-line shell (FTS5 with the trigram tokenizer: SQLite 3.34 or later)")
 	noInstall = flag.Bool("no-install", false, "do not apt-get install missing tools")
 	keepFlag  = flag.Bool("keep", false, "keep each size's run directory (archive, FTS5 database, linked files) instead of removing it")
+	linkFlag  = flag.String("link", "", "only build the pool, link the documents of the first -docs size into this new directory, and exit (cmd/benchserve builds its archive so)")
 )
 
 func main() {
@@ -67,6 +67,9 @@ func run() error {
 	if !*noInstall {
 		install()
 	}
+	if *linkFlag != "" {
+		return linkOnly(*linkFlag, sizes[0])
+	}
 	t, err := findTools()
 	if err != nil {
 		return err
@@ -99,6 +102,29 @@ func run() error {
 	}
 	printReport(os.Stdout, t, m, results)
 	logf("total run time %s", time.Since(start).Round(time.Second))
+	return nil
+}
+
+// linkOnly builds (or reuses) the pool for n documents and links n of
+// them, evenly spaced as a benchmark run takes them, into dir, which must
+// not exist yet: the corpus of another benchmark, measured on the same
+// documents as benchscale's size n.
+func linkOnly(dir string, n int) error {
+	if err := os.MkdirAll(*workFlag, 0o755); err != nil {
+		return fmt.Errorf("create work directory: %w", err)
+	}
+	pool, m, err := buildPool(*workFlag, n)
+	if err != nil {
+		return err
+	}
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return fmt.Errorf("-link: %w", err)
+	}
+	files := sample(m.Files, n)
+	if _, err := benchtool.LinkFiles(pool, dir, files); err != nil {
+		return err
+	}
+	logf("%d documents linked into %s", len(files), dir)
 	return nil
 }
 
@@ -227,7 +253,7 @@ type measure struct {
 
 // findRow is one query's figures for the three tools.
 type findRow struct {
-	q                          query
+	q                          benchtool.Query
 	chron20, chronAll, fts, rg measure
 	// chronHeap: chronicle's memory figures in one more run of the
 	// --limit 20 query (CHRONICLE_MEMSTATS; the sampler's own pages stay
@@ -284,23 +310,11 @@ func benchSize(t tools, pool string, m *manifest, n int) (*result, error) {
 	}
 	// The same files, hard-linked (copied where links fail), for all three
 	// tools; chronicle names each document by its path under src.
-	var sizes []int64
+	sizes, err := benchtool.LinkFiles(pool, src, files)
+	if err != nil {
+		return nil, err
+	}
 	for _, f := range files {
-		from, to := filepath.Join(pool, f), filepath.Join(src, f)
-		if err := os.Link(from, to); err != nil {
-			b, rerr := os.ReadFile(from)
-			if rerr != nil {
-				return nil, fmt.Errorf("corpus document: %w", rerr)
-			}
-			if err := os.WriteFile(to, b, 0o644); err != nil {
-				return nil, fmt.Errorf("copy corpus document: %w", err)
-			}
-		}
-		st, err := os.Stat(to)
-		if err != nil {
-			return nil, fmt.Errorf("corpus document: %w", err)
-		}
-		sizes = append(sizes, st.Size())
 		pfx, _, _ := strings.Cut(f, "-")
 		r.perSource[pfx]++
 	}
@@ -371,17 +385,17 @@ func benchSize(t tools, pool string, m *manifest, n int) (*result, error) {
 	}
 
 	// The queries, picked from this size's own document frequencies.
-	df := newDocFreq()
+	df := benchtool.NewDocFreq()
 	for _, f := range files {
 		b, err := os.ReadFile(filepath.Join(src, f))
 		if err != nil {
 			return nil, fmt.Errorf("read corpus document: %w", err)
 		}
-		df.add(b)
+		df.Add(b)
 	}
-	qs := pickTerms(df)
+	qs := benchtool.PickTerms(df)
 	for _, q := range qs {
-		logf("%d documents: find %s %q", len(files), q.class, shorten(q.text(), 60))
+		logf("%d documents: find %s %q", len(files), q.Class, shorten(q.Text(), 60))
 		row, err := benchQuery(t, dir, q)
 		if err != nil {
 			return nil, err
@@ -392,7 +406,9 @@ func benchSize(t tools, pool string, m *manifest, n int) (*result, error) {
 	// entity: the name with the most events, if the corpus has any.
 	logf("%d documents: entity, docs, stats", len(files))
 	if p, err := runProc(dir, t.chron, "--db", "archive.db", "entities", "--json"); err == nil && p.code == 0 {
-		r.entityName = topEntity(p.out)
+		if top := benchtool.TopEntities(p.out, 1); len(top) > 0 {
+			r.entityName = top[0]
+		}
 	}
 	name := r.entityName
 	if name == "" {
@@ -443,32 +459,32 @@ func timed(dir, name string, args ...string) (measure, []byte, error) {
 // benchQuery times one query with the three tools and compares their
 // counts: chronicle's documents and lines, FTS5's documents, rg's files and
 // lines, all byte-exact and case-sensitive, any term matching.
-func benchQuery(t tools, dir string, q query) (findRow, error) {
+func benchQuery(t tools, dir string, q benchtool.Query) (findRow, error) {
 	row := findRow{q: q}
 	base := []string{"--db", "archive.db", "find", "--json", "--limit"}
 	var out []byte
 	var err error
-	if row.chron20, _, err = timed(dir, t.chron, append(base, "20", "--", q.text())...); err != nil {
+	if row.chron20, _, err = timed(dir, t.chron, append(base, "20", "--", q.Text())...); err != nil {
 		return row, err
 	}
 	statsFile := filepath.Join(dir, "find.memstats")
-	if _, err := runProcEnv(dir, []string{"CHRONICLE_MEMSTATS=" + statsFile}, t.chron, append(base, "20", "--", q.text())...); err == nil {
+	if _, err := runProcEnv(dir, []string{"CHRONICLE_MEMSTATS=" + statsFile}, t.chron, append(base, "20", "--", q.Text())...); err == nil {
 		row.chronHeap, _ = benchtool.ReadMemstats(statsFile)
 	}
 	// Listing every matching document is what gives the count (find prints
 	// no total), and is the fair match for count(*) and rg -c.
-	if row.chronAll, out, err = timed(dir, t.chron, append(base, "1000000000", "--", q.text())...); err != nil {
+	if row.chronAll, out, err = timed(dir, t.chron, append(base, "1000000000", "--", q.Text())...); err != nil {
 		return row, err
 	}
 	row.chronDocs, row.chronLines = findCounts(out)
-	sql, scan := ftsSQL(q.terms)
+	sql, scan := ftsSQL(q.Terms)
 	row.ftsScan = scan
 	if row.fts, out, err = timed(dir, t.sqlite, "-readonly", "fts.db", sql); err != nil {
 		return row, err
 	}
 	row.ftsDocs, _ = strconv.Atoi(strings.TrimSpace(string(out)))
 	rgArgs := []string{"--no-config", "-F", "-s", "-c", "--no-ignore", "--hidden"}
-	for _, term := range q.terms {
+	for _, term := range q.Terms {
 		rgArgs = append(rgArgs, "-e", term)
 	}
 	rgArgs = append(rgArgs, "src")
@@ -534,34 +550,6 @@ func rgCounts(out []byte) (files, lines int) {
 		}
 	}
 	return files, lines
-}
-
-// topEntity is the name with the most events in entities --json (ties by
-// name), preferring names that hold a letter (the grammars also take
-// marks such as "*" as names, which make a poor example); "" when there
-// is none.
-func topEntity(out []byte) string {
-	best, bestN, bestLetter := "", 0, false
-	dec := json.NewDecoder(bytes.NewReader(out))
-	for {
-		var e struct {
-			Events int    `json:"events"`
-			Name   string `json:"name"`
-		}
-		if dec.Decode(&e) != nil {
-			return best
-		}
-		letter := strings.IndexFunc(e.Name, unicode.IsLetter) >= 0
-		switch {
-		case letter != bestLetter:
-			if !letter {
-				continue
-			}
-		case e.Events < bestN, e.Events == bestN && e.Name >= best:
-			continue
-		}
-		best, bestN, bestLetter = e.Name, e.Events, letter
-	}
 }
 
 func countLines(b []byte) int {

@@ -3,12 +3,12 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
-	"os/exec"
 	"runtime"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/casper-chronicle/chronicle/cmd/internal/benchtool"
 )
 
 // printReport prints the run as markdown: the machine, what each corpus is
@@ -18,7 +18,7 @@ func printReport(w io.Writer, t tools, m *manifest, rs []*result) {
 	fmt.Fprintf(w, "\n### make bench-scale, %s\n\n", time.Now().UTC().Format("2006-01-02 15:04 UTC"))
 	sqliteV := strings.Fields(version(t.sqlite, "--version"))
 	fmt.Fprintf(w, "Machine: %d cores (nproc), %s, %s/%s; load average %s at the start, %s at the end. %s (binary SHA-256 %.12s); SQLite %s; %s.\n\n",
-		cores(), cpuModel(), runtime.GOOS, runtime.GOARCH, startLoad, loadAvg(), version(t.chron, "version"), t.chronSum,
+		benchtool.Cores(), benchtool.CPUModel(), runtime.GOOS, runtime.GOARCH, startLoad, benchtool.LoadAvg(), version(t.chron, "version"), t.chronSum,
 		strings.Join(sqliteV[:min(2, len(sqliteV))], " "), version(t.rg, "--version"))
 	if t.chronChanged {
 		fmt.Fprintf(w, "**%s was replaced during this run: its figures mix two binaries; run again.**\n\n", t.chron)
@@ -82,14 +82,14 @@ func printReport(w io.Writer, t tools, m *manifest, rs []*result) {
 	classes := []string{}
 	for _, r := range rs {
 		for _, row := range r.rows {
-			if !slices.Contains(classes, row.q.class) {
-				classes = append(classes, row.q.class)
+			if !slices.Contains(classes, row.q.Class) {
+				classes = append(classes, row.q.Class)
 			}
 		}
 	}
 	for _, class := range classes {
 		add("find: "+class, func(r *result) [3]string {
-			i := slices.IndexFunc(r.rows, func(f findRow) bool { return f.q.class == class })
+			i := slices.IndexFunc(r.rows, func(f findRow) bool { return f.q.Class == class })
 			if i < 0 {
 				return [3]string{"–", "–", "–"}
 			}
@@ -115,7 +115,7 @@ func printReport(w io.Writer, t tools, m *manifest, rs []*result) {
 			class := ""
 			for _, f := range r.rows {
 				if v := get(f); v > k {
-					k, class = v, f.q.class
+					k, class = v, f.q.Class
 				}
 			}
 			if k == 0 {
@@ -134,7 +134,7 @@ func printReport(w io.Writer, t tools, m *manifest, rs []*result) {
 		class := ""
 		for _, f := range r.rows {
 			if f.chronHeap.Heap > heap {
-				heap, class = f.chronHeap.Heap, f.q.class
+				heap, class = f.chronHeap.Heap, f.q.Class
 			}
 			held = max(held, f.chronHeap.GoHeld)
 		}
@@ -175,13 +175,13 @@ func printReport(w io.Writer, t tools, m *manifest, rs []*result) {
 		var ts []string
 		for _, f := range r.rows {
 			held := "in %s docs as a word"
-			if len(f.q.terms) > 1 {
+			if len(f.q.Terms) > 1 {
 				held = "first term in %s docs as a word"
-				if f.q.class == "16 letters" {
+				if f.q.Class == "16 letters" {
 					held = "first letter in %s docs"
 				}
 			}
-			ts = append(ts, fmt.Sprintf("%s `%s` ("+held+")", f.q.class, shorten(f.q.text(), 80), thousands(f.q.df)))
+			ts = append(ts, fmt.Sprintf("%s `%s` ("+held+")", f.q.Class, shorten(f.q.Text(), 80), thousands(f.q.DF)))
 		}
 		name := "none"
 		if r.entityName != "" {
@@ -201,7 +201,7 @@ func printReport(w io.Writer, t tools, m *manifest, rs []*result) {
 		}
 		for _, f := range r.rows {
 			for _, d := range f.disagree {
-				fmt.Fprintf(w, "**COUNTS DISAGREE** at %s documents, %s `%s`: %s\n", thousands(r.docs), f.q.class, shorten(f.q.text(), 80), d)
+				fmt.Fprintf(w, "**COUNTS DISAGREE** at %s documents, %s `%s`: %s\n", thousands(r.docs), f.q.Class, shorten(f.q.Text(), 80), d)
 				bad++
 			}
 		}
@@ -296,26 +296,6 @@ func thousands(n int) string {
 	return s
 }
 
-func cores() int {
-	if out, err := exec.Command("nproc").Output(); err == nil {
-		var n int
-		if _, err := fmt.Sscan(string(out), &n); err == nil {
-			return n
-		}
-	}
-	return runtime.NumCPU()
-}
-
-func cpuModel() string {
-	b, _ := os.ReadFile("/proc/cpuinfo")
-	for _, l := range strings.Split(string(b), "\n") {
-		if k, v, ok := strings.Cut(l, ":"); ok && strings.TrimSpace(k) == "model name" {
-			return strings.TrimSpace(v)
-		}
-	}
-	return "unknown CPU"
-}
-
 // version is the first line a tool prints for its version flag.
 func version(bin, flag string) string {
 	p, err := runProc("", bin, flag)
@@ -325,19 +305,5 @@ func version(bin, flag string) string {
 	return p.firstLine()
 }
 
-// loadAvg is the 1-minute load average (Linux), to show how busy the
-// machine was: the figures are wall times of whole processes.
-func loadAvg() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "unknown"
-	}
-	f := strings.Fields(string(b))
-	if len(f) == 0 {
-		return "unknown"
-	}
-	return f[0]
-}
-
 // startLoad is the load average when the run started.
-var startLoad = loadAvg()
+var startLoad = benchtool.LoadAvg()

@@ -13,6 +13,7 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"strconv"
 	"sync"
 	"time"
 
@@ -102,10 +103,57 @@ func (s *Server) URL(addr string) string {
 }
 
 // Handler is the server's whole HTTP handler (tests serve it with
-// httptest): security checks, then /api/v1/ or the pages.
+// httptest): security checks, then /api/v1/ or the pages, timed.
 func (s *Server) Handler() http.Handler {
-	return http.HandlerFunc(s.serveHTTP)
+	return timed(http.HandlerFunc(s.serveHTTP))
 }
+
+// timed sets the Server-Timing header of every response to
+// "app;dur=MS": the milliseconds, to 3 decimals, from the handler's
+// start to its first write (the status line or the body's first bytes),
+// or to its end when it writes nothing. The pages and the API compute
+// their whole answer before writing it, so that is the time to answer;
+// sending the body comes after and is not in it (a header cannot come
+// later, and a trailer is not shown by browsers). cmd/benchserve reads it.
+func timed(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		tw := &timingWriter{ResponseWriter: w, start: time.Now()}
+		h.ServeHTTP(tw, r)
+		tw.stamp()
+	})
+}
+
+// timingWriter stamps Server-Timing on the response's headers just
+// before they are written.
+type timingWriter struct {
+	http.ResponseWriter
+	start   time.Time
+	stamped bool
+}
+
+func (w *timingWriter) stamp() {
+	if w.stamped {
+		return
+	}
+	w.stamped = true
+	ms := float64(time.Since(w.start).Nanoseconds()) / 1e6
+	w.Header().Set("Server-Timing", "app;dur="+strconv.FormatFloat(ms, 'f', 3, 64))
+}
+
+func (w *timingWriter) WriteHeader(code int) {
+	if code >= 200 { // a 1xx answer is not the response's headers
+		w.stamp()
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *timingWriter) Write(b []byte) (int, error) {
+	w.stamp()
+	return w.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the connection's writer.
+func (w *timingWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // Serve answers on ln until ctx is done, then shuts down (requests in
 // flight get a few seconds) and returns ctx.Err().

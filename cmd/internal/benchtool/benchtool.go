@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -181,4 +182,29 @@ func ReadMemstats(path string) (Memstats, error) {
 		}
 	}
 	return m, nil
+}
+
+// LinkFiles hard-links (copies, where links fail) files from the pool
+// into dst and returns their sizes: a run directory of its own costs no
+// copy of a corpus of gigabytes.
+func LinkFiles(pool, dst string, files []string) ([]int64, error) {
+	var sizes []int64
+	for _, f := range files {
+		from, to := filepath.Join(pool, f), filepath.Join(dst, f)
+		if err := os.Link(from, to); err != nil {
+			b, rerr := os.ReadFile(from)
+			if rerr != nil {
+				return nil, fmt.Errorf("corpus document: %w", rerr)
+			}
+			if err := os.WriteFile(to, b, 0o644); err != nil {
+				return nil, fmt.Errorf("copy corpus document: %w", err)
+			}
+		}
+		st, err := os.Stat(to)
+		if err != nil {
+			return nil, fmt.Errorf("corpus document: %w", err)
+		}
+		sizes = append(sizes, st.Size())
+	}
+	return sizes, nil
 }

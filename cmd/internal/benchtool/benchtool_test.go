@@ -81,3 +81,17 @@ func TestReadMemstats(t *testing.T) {
 	_, err = ReadMemstats(path)
 	require.Error(t, err)
 }
+
+func TestLinkFiles(t *testing.T) {
+	pool, dst := t.TempDir(), t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(pool, "a.txt"), []byte("abc"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(pool, "b.txt"), []byte("hello"), 0o644))
+	sizes, err := LinkFiles(pool, dst, []string{"b.txt", "a.txt"})
+	require.NoError(t, err)
+	require.Equal(t, []int64{5, 3}, sizes)
+	b, err := os.ReadFile(filepath.Join(dst, "b.txt"))
+	require.NoError(t, err)
+	require.Equal(t, "hello", string(b))
+	_, err = LinkFiles(pool, dst, []string{"missing.txt"})
+	require.Error(t, err)
+}
