@@ -1,6 +1,9 @@
 package pages_test
 
 import (
+	"fmt"
+	"github.com/casper-chronicle/chronicle/internal/testarchive"
+	"github.com/casper-chronicle/chronicle/repl/web/pages"
 	"net/http"
 	"net/url"
 	"strings"
@@ -108,6 +111,43 @@ func TestEntity(t *testing.T) {
 	require.Equal(t, "/doc/"+f.sha(t, "testdata/stories/1-loan-agreement-en.txt"), hrefs[1])
 	status, _ := f.get(t, hrefs[0])
 	require.Equal(t, http.StatusOK, status)
+}
+
+// TestEntityPages: a name with more events than a page shows them
+// EntityPage at a time, every one once, in the lookup's order.
+func TestEntityPages(t *testing.T) {
+	f := newFixture(t)
+	var b strings.Builder
+	for i := range pages.EntityPage*2 + 17 {
+		fmt.Fprintf(&b, "Zaid owns Book%d.\n", i)
+	}
+	a, err := db.Open(f.path, db.Options{})
+	require.NoError(t, err)
+	_, err = a.Ingest([]byte(b.String()), testarchive.GoldenTime, "zaid.txt")
+	require.NoError(t, err)
+	require.NoError(t, a.Close())
+
+	var lines []string
+	path := "/entity?name=Zaid"
+	for n := 0; path != ""; n++ {
+		require.Less(t, n, 5)
+		root, _ := f.page(t, path)
+		require.Contains(t, textOf(all(root, withID("event-count"))[0]), fmt.Sprintf("%d events naming it; events %d–", pages.EntityPage*2+17, n*pages.EntityPage+1))
+		_, page := evidence(t, root)
+		require.LessOrEqual(t, len(page), pages.EntityPage)
+		lines = append(lines, page...)
+		path = ""
+		if next := all(root, func(n *html.Node) bool { v, _ := attr(n, "rel"); return v == "next" }); len(next) == 1 {
+			require.Len(t, page, pages.EntityPage, "a page before the last is full")
+			path, _ = attr(next[0], "href")
+		}
+	}
+	require.Len(t, lines, pages.EntityPage*2+17)
+	for i, l := range lines {
+		require.Equal(t, fmt.Sprintf("zaid.txt:%d #L%d", i+1, i+1), l)
+	}
+	status, _ := f.get(t, "/entity?name=Zaid&page=0")
+	require.Equal(t, http.StatusBadRequest, status)
 }
 
 func TestVerify(t *testing.T) {

@@ -47,6 +47,9 @@ const (
 // FindPage is the number of documents a page of /find shows.
 const FindPage = 20
 
+// EntityPage is the number of events a page of /entity shows.
+const EntityPage = 200
+
 // maxParam is the longest parameter a page reads (a question, terms, a
 // name or a receipt); longer ones are refused before any work.
 const maxParam = 8192

@@ -491,9 +491,12 @@ func crossView(c *db.CrossSettlement) answerData {
 }
 
 type entityData struct {
-	Name   string
-	Events []eventView
-	Debts  []debtView
+	Name       string
+	Total      int         // events naming the entity
+	Events     []eventView // this page's
+	From       int         // the number of the page's first event
+	Prev, Next string
+	Debts      []debtView
 }
 
 // debtView is a debt the entity takes part in: the settlement question
@@ -507,6 +510,7 @@ type debtView struct {
 func (h *handler) entity(w http.ResponseWriter, r *http.Request) {
 	p := paramsOf(r)
 	name := p.text("name")
+	pageNo := p.number("page", 1, maxLine)
 	in := commands.EntityIn{Name: name}
 	p.refuse(in.Check(false))
 	if h.failed(w, p) {
@@ -518,7 +522,23 @@ func (h *handler) entity(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return err
 		}
-		for i := range res.Hits {
+		// The debts come from every event; the page shows EntityPage
+		// of them (the template is most of the time of a name with
+		// thousands).
+		d.Total = len(res.Hits)
+		first := min((pageNo-1)*EntityPage, len(res.Hits))
+		last := min(first+EntityPage, len(res.Hits))
+		d.From = first + 1
+		q := url.Values{"name": {name}}
+		if pageNo > 1 {
+			q.Set("page", strconv.Itoa(pageNo-1))
+			d.Prev = "/entity?" + q.Encode()
+		}
+		if last < len(res.Hits) {
+			q.Set("page", strconv.Itoa(pageNo+1))
+			d.Next = "/entity?" + q.Encode()
+		}
+		for i := first; i < last; i++ {
 			hit := &res.Hits[i]
 			v := eventOf(hit.Doc.SHA256.String(), hit.Doc.Label(), &hit.Event, hit.Text)
 			v.Role = "object"
