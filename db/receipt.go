@@ -176,6 +176,9 @@ func putReceiptBytes(tx *bolt.Tx, key, data []byte) error {
 	if err := b.Put(key, sealReceipt(key, seq, data)); err != nil {
 		return err
 	}
+	if err := addReceiptCount(tx, key[:32]); err != nil {
+		return err
+	}
 	return countReceipt(tx, data)
 }
 
@@ -281,10 +284,11 @@ type keptReceipt struct {
 
 // keptReceipts reads the kept receipts (of one document's key prefix when
 // doc is non-nil) in issue order, each parsed by its header. Every entry
-// of the bucket is checked, whatever doc is: its seal, its key, and the
-// numbering (each of 1..Sequence exactly once), so that a damaged, lost or
-// renumbered entry fails the listing instead of shortening or reordering
-// it.
+// read is checked: its seal, its key, and its number (one of 1..Sequence,
+// once). A listing of all checks that each number is there; one
+// document's, read from its key prefix alone, that its entries are as many
+// as its count (bucketReceiptCounts). A damaged, lost or renumbered entry
+// fails the listing instead of shortening or reordering it.
 func (a *Archive) keptReceipts(doc *Digest) ([]keptReceipt, error) {
 	var all []keptReceipt
 	err := a.bolt.View(func(tx *bolt.Tx) (err error) {
@@ -294,7 +298,13 @@ func (a *Archive) keptReceipts(doc *Digest) ([]keptReceipt, error) {
 		n := b.Sequence()
 		seen := map[uint64]bool{}
 		c := b.Cursor()
-		for k, v := c.First(); k != nil; k, v = c.Next() {
+		k, v := c.First()
+		var prefix []byte
+		if doc != nil {
+			prefix = doc[:]
+			k, v = c.Seek(prefix)
+		}
+		for ; k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
 			seq, data, err := openReceipt(k, v)
 			if err != nil {
 				return a.receiptDamage(k, err.Error())
@@ -303,9 +313,6 @@ func (a *Archive) keptReceipts(doc *Digest) ([]keptReceipt, error) {
 				return a.receiptDamage(k, fmt.Sprintf("its number %d is not one of 1..%d once", seq, n))
 			}
 			seen[seq] = true
-			if doc != nil && !bytes.HasPrefix(k, doc[:]) {
-				continue
-			}
 			kr := keptReceipt{seq: seq}
 			if IsSetReceipt(data) {
 				kr.set, err = ParseSetReceipt(data)
@@ -316,6 +323,16 @@ func (a *Archive) keptReceipts(doc *Digest) ([]keptReceipt, error) {
 				return a.receiptDamage(k, err.Error())
 			}
 			all = append(all, kr)
+		}
+		if doc != nil {
+			want, err := receiptCount(tx, prefix)
+			if err != nil {
+				return a.receiptDamage(nil, err.Error())
+			}
+			if uint64(len(seen)) != want {
+				return a.receiptDamage(nil, fmt.Sprintf("document %x… has %d counted but %d are there (lost entries)", prefix[:6], want, len(seen)))
+			}
+			return nil
 		}
 		if uint64(len(seen)) != n {
 			return a.receiptDamage(nil, fmt.Sprintf("%d are numbered but %d are there (lost entries)", n, len(seen)))

@@ -89,6 +89,23 @@ func TestSchema15UpgradeOrdersDocuments(t *testing.T) {
 	require.Equal(t, bySize, orderOf(t, a, OrderSize))
 	require.Equal(t, byEvents, orderOf(t, a, OrderEvents))
 
+	// Each document's receipts, read from its own key prefix and counted,
+	// are those of the whole listing that name it.
+	all, err := a.Receipts(nil)
+	require.NoError(t, err)
+	require.Len(t, all, 17, "the ingest receipts")
+	for _, d := range docs {
+		mine, err := a.Receipts(&d.SHA256)
+		require.NoError(t, err)
+		var want []*Receipt
+		for _, r := range all {
+			if r.Document == d.SHA256 {
+				want = append(want, r)
+			}
+		}
+		require.Equal(t, want, mine, d.Label())
+	}
+
 	// A document ingested after the upgrade takes its place in both.
 	res, err := a.Ingest([]byte("Alice owns Book.\nAlice owns Pen.\nAlice owns Cup.\nAlice owns Hat.\nAlice owns Box.\nAlice owns Car.\n"), 1, "late.txt")
 	require.NoError(t, err)
@@ -96,6 +113,15 @@ func TestSchema15UpgradeOrdersDocuments(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, sortedBy(docs, func(d *Document) uint64 { return uint64(d.SourceSize) }), orderOf(t, a, OrderSize))
 	require.Equal(t, res.Doc.SHA256, orderOf(t, a, OrderEvents)[0], "the most events first")
+	ans, err := a.Answer(res.Doc, KindQuery, "@claim\tAlice\towns\tBook")
+	require.NoError(t, err)
+	require.NoError(t, a.KeepReceipt(ans.Receipt))
+	mine, err := a.Receipts(&res.Doc.SHA256)
+	require.NoError(t, err)
+	require.Len(t, mine, 2, "its ingest receipt and the claim's, counted")
+	problems, err = a.Check(context.Background())
+	require.NoError(t, err)
+	require.Empty(t, problems)
 }
 
 // TestOrderDamage: an entry lost or pointing at another document is a

@@ -170,28 +170,33 @@ func TestReceiptsFailOnDamagedOrLostEntry(t *testing.T) {
 		require.True(t, bytes.HasPrefix(k, d.SHA256[:]))
 		return bytes.Clone(k)
 	}
+	// Each case damages the receipt of one document (victim or other):
+	// every listing that reads it fails (all, and that document's, whose
+	// count of receipts says when one is lost); the other document's,
+	// read from its own key prefix, lists its receipt.
 	cases := []struct {
-		name, want string
-		damage     func(tx *bolt.Tx) error
+		name, want, wantDoc string
+		damaged             *db.Document
+		damage              func(tx *bolt.Tx) error
 	}{
-		{"renumbered", "does not match its digest", func(tx *bolt.Tx) error {
+		{"renumbered", "does not match its digest", "does not match its digest", f.victim, func(tx *bolt.Tx) error {
 			b := tx.Bucket([]byte("receipts"))
 			k := keyOf(tx, f.victim)
 			v := bytes.Clone(b.Get(k))
 			binary.BigEndian.PutUint64(v, 9) // listed last, were it not sealed
 			return b.Put(k, v)
 		}},
-		{"altered", "does not match its digest", func(tx *bolt.Tx) error {
+		{"altered", "does not match its digest", "does not match its digest", f.other, func(tx *bolt.Tx) error {
 			b := tx.Bucket([]byte("receipts"))
 			k := keyOf(tx, f.other)
 			v := bytes.Clone(b.Get(k))
 			v[20] ^= 1
 			return b.Put(k, v)
 		}},
-		{"deleted", "3 are numbered but 2 are there (lost entries)", func(tx *bolt.Tx) error {
+		{"deleted", "3 are numbered but 2 are there (lost entries)", "has 1 counted but 0 are there (lost entries)", f.victim, func(tx *bolt.Tx) error {
 			return tx.Bucket([]byte("receipts")).Delete(keyOf(tx, f.victim))
 		}},
-		{"moved to another key", "does not match its digest", func(tx *bolt.Tx) error {
+		{"moved to another key", "does not match its digest", "does not match its digest", f.victim, func(tx *bolt.Tx) error {
 			b := tx.Bucket([]byte("receipts"))
 			k := keyOf(tx, f.victim)
 			v := bytes.Clone(b.Get(k))
@@ -208,13 +213,21 @@ func TestReceiptsFailOnDamagedOrLostEntry(t *testing.T) {
 			copyFile(t, f.path, path)
 			editBolt(t, path, tc.damage)
 			a := openArchive(t, path)
-			for _, doc := range []*db.Digest{nil, &f.other.SHA256} {
+			for doc, want := range map[*db.Digest]string{nil: tc.want, &tc.damaged.SHA256: tc.wantDoc} {
 				_, err := a.Receipts(doc)
-				require.ErrorIs(t, err, db.ErrCorrupt, "a damaged or lost receipt fails every listing")
-				require.Contains(t, err.Error(), tc.want)
+				require.ErrorIs(t, err, db.ErrCorrupt, "a damaged or lost receipt fails every listing that reads it")
+				require.Contains(t, err.Error(), want)
 				require.Contains(t, err.Error(), path)
 				require.Contains(t, err.Error(), "chronicle check")
 			}
+			undamaged := f.other
+			if tc.damaged == f.other {
+				undamaged = f.victim
+			}
+			mine, err := a.Receipts(&undamaged.SHA256)
+			require.NoError(t, err, "another document's receipts are read without the damaged one")
+			require.Len(t, mine, 1)
+			require.Equal(t, undamaged.SHA256, mine[0].Document)
 			probs := problemsOf(t, a)
 			var all []string
 			for _, p := range probs {
