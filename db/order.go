@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"slices"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -61,16 +62,43 @@ func rebuildOrder(tx *bolt.Tx) error {
 			return err
 		}
 	}
-	if _, err := tx.CreateBucket(bucketOrder); err != nil {
+	b, err := tx.CreateBucket(bucketOrder)
+	if err != nil {
 		return err
 	}
-	return tx.Bucket(bucketDocs).ForEach(func(k, v []byte) error {
+	var entries []keyValue
+	if err := tx.Bucket(bucketDocs).ForEach(func(k, v []byte) error {
 		d, err := decodeDocument(k, v)
 		if err != nil {
 			return nil
 		}
-		return putOrder(tx, d)
-	})
+		for _, o := range orderKinds {
+			entries = append(entries, keyValue{orderKey(o.kind, o.value(d), d.Seq), d.SHA256[:]})
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	return putSorted(b, entries)
+}
+
+// keyValue is one entry to put.
+type keyValue struct{ key, value []byte }
+
+// putSorted puts the entries into an empty bucket in key order: bbolt
+// splits a node only when the transaction commits, so entries put in any
+// other order move a growing node's entries on every put (a minute for
+// the 200,000 entries of 100,000 documents, against a fraction of a
+// second in order), and in order each lands at the end.
+func putSorted(b *bolt.Bucket, entries []keyValue) error {
+	slices.SortFunc(entries, func(x, y keyValue) int { return bytes.Compare(x.key, y.key) })
+	b.FillPercent = 0.9
+	for _, e := range entries {
+		if err := b.Put(e.key, e.value); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // listByOrder emits the documents in the order of kind, from the entry

@@ -73,12 +73,11 @@ func rebuildReceiptCounts(tx *bolt.Tx) error {
 	}); err != nil {
 		return err
 	}
+	entries := make([]keyValue, 0, len(n))
 	for owner, c := range n {
-		if err := counts.Put([]byte(owner), sealCount([]byte(owner), c)); err != nil {
-			return err
-		}
+		entries = append(entries, keyValue{[]byte(owner), sealCount([]byte(owner), c)})
 	}
-	return nil
+	return putSorted(counts, entries)
 }
 
 // checkReceiptCounts is check's comparison of the counts with the

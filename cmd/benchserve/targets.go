@@ -83,6 +83,11 @@ func (c *choice) pages() []target {
 		{name: "home", path: "/"},
 		{name: "docs, first page", path: "/docs"},
 		{name: "docs by name, after the middle document", path: page("/docs", url.Values{"sort": {"name"}, "after": {c.mid}})},
+		{name: "docs by size, first page", path: "/docs?sort=size"},
+		{name: "docs by events, after the middle document", path: page("/docs", url.Values{"sort": {"events"}, "after": {c.mid}})},
+		{name: "docs, newest first", path: "/docs?sort=newest"},
+		{name: "receipts, first page", path: "/receipts"},
+		{name: "receipts of the largest document, verified", path: page("/receipts", url.Values{"doc": {c.largest}, "verify": {"1"}})},
 		{name: "document, the largest, first page", path: "/doc/" + c.largest},
 		{name: "document, the smallest", path: "/doc/" + c.smallest},
 	}
