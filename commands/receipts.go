@@ -107,39 +107,8 @@ func Receipts(a *db.Archive, in ReceiptsIn, each func(ReceiptItem) error) (*Rece
 		doc = &d.SHA256
 	}
 	out := &ReceiptsOut{}
-	verdictOf := func(verify func() (receipt.Outcome, error)) string {
-		if !in.Verify {
-			return ""
-		}
-		outcome, _ := verify()
-		switch outcome {
-		case receipt.Invalid:
-			out.Invalid++
-		case receipt.Unsupported:
-			out.Unsupported++
-		}
-		return outcome.String()
-	}
-	// The damage warning of a document is looked up once for all its
-	// receipts.
-	warnings := map[db.Digest]string{}
-	warningOf := func(verdict string, doc db.Digest) string {
-		if verdict != receipt.Valid.String() {
-			return ""
-		}
-		w, ok := warnings[doc]
-		if !ok {
-			w = DamageBeside(a, doc)
-			warnings[doc] = w
-		}
-		if w != "" {
-			if out.Warned++; out.FirstWarning == "" {
-				out.FirstWarning = w
-			}
-		}
-		return w
-	}
-
+	c := newReceiptChecker(a, in.Verify, out)
+	verdictOf, warningOf := c.verdict, c.warning
 	recs, err := a.Receipts(doc)
 	if err != nil {
 		return nil, err
@@ -156,9 +125,8 @@ func Receipts(a *db.Archive, in ReceiptsIn, each func(ReceiptItem) error) (*Rece
 			return nil, err
 		}
 	}
-	sv := a.NewSetVerifier() // checks each bound document once for all receipts
 	for _, r := range sets {
-		verdict := verdictOf(func() (receipt.Outcome, error) { return sv.Verify(r) })
+		verdict := verdictOf(func() (receipt.Outcome, error) { return c.sets.Verify(r) })
 		if err := each(ReceiptItem{Set: r, Verdict: verdict}); err != nil {
 			return nil, err
 		}
@@ -175,4 +143,96 @@ func Receipts(a *db.Archive, in ReceiptsIn, each func(ReceiptItem) error) (*Rece
 	}
 	out.Total = len(recs) + len(sets) + len(originals)
 	return out, nil
+}
+
+// receiptChecker verifies the receipts of a listing (when asked) and
+// counts the outcomes into out.
+type receiptChecker struct {
+	a        *db.Archive
+	verify   bool
+	out      *ReceiptsOut
+	warnings map[db.Digest]string // the damage warning of each document, looked up once
+	sets     *db.SetVerifier      // checks each bound document once for all set receipts
+}
+
+func newReceiptChecker(a *db.Archive, verify bool, out *ReceiptsOut) *receiptChecker {
+	return &receiptChecker{a: a, verify: verify, out: out, warnings: map[db.Digest]string{}, sets: a.NewSetVerifier()}
+}
+
+// verdict runs verify when the listing verifies ("" when it does not).
+func (c *receiptChecker) verdict(verify func() (receipt.Outcome, error)) string {
+	if !c.verify {
+		return ""
+	}
+	outcome, _ := verify()
+	switch outcome {
+	case receipt.Invalid:
+		c.out.Invalid++
+	case receipt.Unsupported:
+		c.out.Unsupported++
+	}
+	return outcome.String()
+}
+
+// warning is the damage warning beside a VALID verdict of a receipt of
+// doc (DamageBeside).
+func (c *receiptChecker) warning(verdict string, doc db.Digest) string {
+	if verdict != receipt.Valid.String() {
+		return ""
+	}
+	w, ok := c.warnings[doc]
+	if !ok {
+		w = DamageBeside(c.a, doc)
+		c.warnings[doc] = w
+	}
+	if w != "" {
+		if c.out.Warned++; c.out.FirstWarning == "" {
+			c.out.FirstWarning = w
+		}
+	}
+	return w
+}
+
+// ReceiptsPage lists at most limit of the archive's numbered receipts
+// (documents' and cross-archive ones) in issue order from number from,
+// reading only those (db.Archive.ReceiptsFrom), verified when verify is
+// set, and reports whether more follow. The original tool's receipts,
+// imported with their stores and not numbered, follow on the last page,
+// as they follow the others in Receipts.
+func ReceiptsPage(a *db.Archive, from uint64, limit int, verify bool, each func(ReceiptItem) error) (*ReceiptsOut, bool, error) {
+	kept, more, err := a.ReceiptsFrom(from, limit)
+	if err != nil {
+		return nil, false, err
+	}
+	out := &ReceiptsOut{Total: len(kept)}
+	c := newReceiptChecker(a, verify, out)
+	for _, k := range kept {
+		it := ReceiptItem{Archive: k.Doc, Set: k.Set}
+		if k.Doc != nil {
+			it.Verdict = c.verdict(func() (receipt.Outcome, error) { return a.Verify(k.Doc, receipt.Canonical{}) })
+			it.Warning = c.warning(it.Verdict, k.Doc.Document)
+		} else {
+			it.Verdict = c.verdict(func() (receipt.Outcome, error) { return c.sets.Verify(k.Set) })
+		}
+		if err := each(it); err != nil {
+			return out, more, err
+		}
+	}
+	if more {
+		return out, more, nil
+	}
+	originals, err := a.Originals(nil)
+	if err != nil {
+		return out, more, err
+	}
+	out.Total += len(originals)
+	for _, o := range originals {
+		it := ReceiptItem{Original: o}
+		it.Verdict = c.verdict(func() (receipt.Outcome, error) { return a.VerifyOriginal(o.Bytes, receipt.Canonical{}) })
+		it.Warning = c.warning(it.Verdict, o.Document)
+		if err := each(it); err != nil {
+			return out, more, err
+		}
+	}
+	return out, more, nil
 }

@@ -24,5 +24,6 @@ var BucketSince = map[string]int{
 	"entity_counts": 9,
 	"gramgroups":    15, // step 14 -> 15 builds it
 	"docorder":      16, // step 15 -> 16 builds it
-	"receiptcounts": 16, // and this one
+	"receiptcounts": 16, // and these two
+	"receiptorder":  16,
 }

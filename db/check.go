@@ -154,6 +154,7 @@ func (a *Archive) CheckWith(ctx context.Context, opts CheckOptions) ([]Problem, 
 		}
 		problems = append(problems, checkOrder(tx, docs)...)
 		problems = append(problems, checkReceiptCounts(tx)...)
+		problems = append(problems, checkReceiptOrder(tx)...)
 		orphans := func(bucket []byte, what string) error {
 			return tx.Bucket(bucket).ForEach(func(k, _ []byte) error {
 				if len(k) < 32 || known[Digest(k[:32])] == nil {

@@ -179,6 +179,9 @@ func putReceiptBytes(tx *bolt.Tx, key, data []byte) error {
 	if err := addReceiptCount(tx, key[:32]); err != nil {
 		return err
 	}
+	if err := putReceiptOrder(tx, seq, key); err != nil {
+		return err
+	}
 	return countReceipt(tx, data)
 }
 

@@ -32,7 +32,7 @@ var bucketSeqs = []byte("seqs")
 
 // schemaBuckets are the buckets of the current schema (the index package
 // adds its own).
-var schemaBuckets = [][]byte{bucketMeta, bucketDocs, bucketChunks, bucketEvents, bucketNames, bucketReceipts, bucketOriginals, bucketSeqs, bucketClaims, bucketOrder, bucketReceiptCounts}
+var schemaBuckets = [][]byte{bucketMeta, bucketDocs, bucketChunks, bucketEvents, bucketNames, bucketReceipts, bucketOriginals, bucketSeqs, bucketClaims, bucketOrder, bucketReceiptCounts, bucketReceiptOrder}
 
 // Upgrade is one registered schema step from version From to From+1.
 type Upgrade struct {
@@ -103,12 +103,15 @@ var Upgrades = []Upgrade{
 			}
 			return err
 		}},
-	{From: 15, Summary: "list the documents by size and by event count, so `docs --sort size` and `--sort events` read one page instead of every record; count each document's kept receipts, so its receipts are read without the others",
+	{From: 15, Summary: "list the documents by size and by event count, so `docs --sort size` and `--sort events` read one page instead of every record; count each document's kept receipts and list all of them in issue order, so a page of receipts is read without the others",
 		Apply: func(_ *Archive, tx *bolt.Tx) error {
 			if err := rebuildOrder(tx); err != nil {
 				return err
 			}
-			return rebuildReceiptCounts(tx)
+			if err := rebuildReceiptCounts(tx); err != nil {
+				return err
+			}
+			return rebuildReceiptOrder(tx)
 		}},
 }
 

@@ -90,10 +90,24 @@ func TestSchema15UpgradeOrdersDocuments(t *testing.T) {
 	require.Equal(t, byEvents, orderOf(t, a, OrderEvents))
 
 	// Each document's receipts, read from its own key prefix and counted,
-	// are those of the whole listing that name it.
+	// are those of the whole listing that name it; pages in issue order
+	// list the same receipts.
 	all, err := a.Receipts(nil)
 	require.NoError(t, err)
 	require.Len(t, all, 17, "the ingest receipts")
+	var paged []*Receipt
+	for from := uint64(1); ; from += 5 {
+		page, more, err := a.ReceiptsFrom(from, 5)
+		require.NoError(t, err)
+		for i, kr := range page {
+			require.Equal(t, from+uint64(i), kr.Seq)
+			paged = append(paged, kr.Doc)
+		}
+		if !more {
+			break
+		}
+	}
+	require.Equal(t, all, paged)
 	for _, d := range docs {
 		mine, err := a.Receipts(&d.SHA256)
 		require.NoError(t, err)

@@ -220,6 +220,8 @@ func TestReceiptsFailOnDamagedOrLostEntry(t *testing.T) {
 				require.Contains(t, err.Error(), path)
 				require.Contains(t, err.Error(), "chronicle check")
 			}
+			_, _, err := a.ReceiptsFrom(1, 100)
+			require.ErrorIs(t, err, db.ErrCorrupt, "a page in issue order that holds it fails too")
 			undamaged := f.other
 			if tc.damaged == f.other {
 				undamaged = f.victim

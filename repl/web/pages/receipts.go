@@ -68,8 +68,9 @@ type receiptsData struct {
 var errPageFull = errors.New("page full")
 
 // receipts lists the receipts the archive issued (`receipts [DOC]
-// [--verify]`), a page at a time: those of every document, the
-// archive-wide ones and the original tool's.
+// [--verify]`), a page at a time: all of them in issue order (documents'
+// and archive-wide ones, then the original tool's), each page read alone
+// (commands.ReceiptsPage), or one document's.
 func (h *handler) receipts(w http.ResponseWriter, r *http.Request) {
 	p := paramsOf(r)
 	doc := p.text("doc")
@@ -90,6 +91,23 @@ func (h *handler) receipts(w http.ResponseWriter, r *http.Request) {
 			in.Document = &d.Doc
 		}
 		labels := labeler(a)
+		add := func(it commands.ReceiptItem) error {
+			rv := receiptOf(it, labels)
+			if rv.Verdict != "" && rv.Verdict != "VALID" {
+				d.Invalid++
+			}
+			d.Receipts = append(d.Receipts, rv)
+			return nil
+		}
+		if in.Document == nil {
+			// The archive's receipts, a page in issue order read alone.
+			_, more, err := commands.ReceiptsPage(a, uint64(offset)+1, ReceiptsPage, verify, add)
+			if more {
+				d.Next = receiptsURL("", offset+ReceiptsPage, verify)
+			}
+			return err
+		}
+		// One document's receipts (its own key prefix), a page of them.
 		seen := 0
 		_, err := commands.Receipts(a, in, func(it commands.ReceiptItem) error {
 			if seen++; seen <= offset {
@@ -98,12 +116,7 @@ func (h *handler) receipts(w http.ResponseWriter, r *http.Request) {
 			if len(d.Receipts) == ReceiptsPage {
 				return errPageFull
 			}
-			rv := receiptOf(it, labels)
-			if rv.Verdict != "" && rv.Verdict != "VALID" {
-				d.Invalid++
-			}
-			d.Receipts = append(d.Receipts, rv)
-			return nil
+			return add(it)
 		})
 		if errors.Is(err, errPageFull) {
 			d.Next = receiptsURL(d.Doc, offset+ReceiptsPage, verify)

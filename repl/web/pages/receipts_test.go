@@ -80,7 +80,8 @@ func TestReceiptsPage(t *testing.T) {
 	require.NoError(t, a.Close())
 	require.Greater(t, len(want), pages.ReceiptsPage+5)
 
-	// Page by page, every receipt once, in the order `receipts` lists them.
+	// Page by page, every receipt once, in issue order (which is here the
+	// order `receipts` lists them in: the set receipt was kept last).
 	var got []string
 	path := "/receipts"
 	for pagesSeen := 0; path != ""; pagesSeen++ {

@@ -1,0 +1,133 @@
+package db
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"runtime/debug"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// bucketReceiptOrder lists the kept receipts in issue order (schema 16):
+// the receipt's number (u64 BE, 1..the receipts bucket's sequence) → its
+// key in the receipts bucket (64). The numbers are dense, so a page of
+// receipts read from it checks itself as the sequence entries of the
+// documents do: each number of the page is there, points at an entry
+// sealed with that number, and the walk stops at the last issued.
+var bucketReceiptOrder = []byte("receiptorder")
+
+// putReceiptOrder records that receipt number seq is kept under key.
+func putReceiptOrder(tx *bolt.Tx, seq uint64, key []byte) error {
+	return tx.Bucket(bucketReceiptOrder).Put(seqKey(seq), key)
+}
+
+// rebuildReceiptOrder writes the issue order again from the receipts
+// (schema 16's upgrade); an entry that does not open is left out, so a
+// page that should hold it fails on the gap.
+func rebuildReceiptOrder(tx *bolt.Tx) error {
+	if tx.Bucket(bucketReceiptOrder) != nil {
+		if err := tx.DeleteBucket(bucketReceiptOrder); err != nil {
+			return err
+		}
+	}
+	order, err := tx.CreateBucket(bucketReceiptOrder)
+	if err != nil {
+		return err
+	}
+	var entries []keyValue
+	if err := tx.Bucket(bucketReceipts).ForEach(func(k, v []byte) error {
+		if seq, _, err := openReceipt(k, v); err == nil {
+			entries = append(entries, keyValue{seqKey(seq), bytes.Clone(k)})
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	return putSorted(order, entries)
+}
+
+// KeptReceipt is one kept receipt in issue order: its number and either
+// a document's receipt or an archive-wide one.
+type KeptReceipt struct {
+	Seq uint64
+	Doc *Receipt
+	Set *SetReceipt
+}
+
+// ReceiptsFrom lists at most limit kept receipts in issue order, from
+// number from (1 is the first), reading only those (bucketReceiptOrder),
+// and reports whether more follow. Each is checked as a whole listing
+// checks it (its seal, its key, its number), and the numbers must follow
+// each other without a gap up to the last issued.
+func (a *Archive) ReceiptsFrom(from uint64, limit int) (out []KeptReceipt, more bool, err error) {
+	from = max(from, 1)
+	err = a.bolt.View(func(tx *bolt.Tx) (err error) {
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		defer a.recoverPage(func() string { return "the kept receipts" }, &err)
+		receipts := tx.Bucket(bucketReceipts)
+		last := receipts.Sequence()
+		c := tx.Bucket(bucketReceiptOrder).Cursor()
+		next := from
+		for k, v := c.Seek(seqKey(from)); next <= last; k, v = c.Next() {
+			if len(out) == limit {
+				more = true
+				return nil
+			}
+			if k == nil || len(k) != 8 || binary.BigEndian.Uint64(k) != next {
+				return a.receiptDamage(nil, fmt.Sprintf("the issue order lacks receipt number %d of %d (run `chronicle check`)", next, last))
+			}
+			entry := receipts.Get(v)
+			if entry == nil {
+				return a.receiptDamage(v, fmt.Sprintf("receipt number %d is not kept (lost entry)", next))
+			}
+			seq, data, err := openReceipt(v, entry)
+			if err != nil {
+				return a.receiptDamage(v, err.Error())
+			}
+			if seq != next {
+				return a.receiptDamage(v, fmt.Sprintf("its number %d is not %d, the issue order's", seq, next))
+			}
+			kr := KeptReceipt{Seq: seq}
+			if IsSetReceipt(data) {
+				kr.Set, err = ParseSetReceipt(data)
+			} else if kr.Doc, err = ParseReceipt(data); err == nil && !bytes.Equal(kr.Doc.Document[:], v[:32]) {
+				err = fmt.Errorf("its key names another document")
+			}
+			if err != nil {
+				return a.receiptDamage(v, err.Error())
+			}
+			out = append(out, kr)
+			next++
+		}
+		return nil
+	})
+	return out, more, err
+}
+
+// checkReceiptOrder is check's comparison of the issue order with the
+// receipts: number n → the key of the entry numbered n, for 1..the last.
+func checkReceiptOrder(tx *bolt.Tx) []Problem {
+	receipts := tx.Bucket(bucketReceipts)
+	order := tx.Bucket(bucketReceiptOrder)
+	var problems []Problem
+	n := uint64(0)
+	_ = receipts.ForEach(func(k, v []byte) error {
+		seq, _, err := openReceipt(k, v)
+		if err != nil {
+			return nil // the listing of all receipts reports it
+		}
+		n++
+		if !bytes.Equal(order.Get(seqKey(seq)), k) {
+			problems = append(problems, Problem{Detail: fmt.Sprintf("kept receipt number %d is missing from the issue order or another stands there (`chronicle reindex` rebuilds it)", seq)})
+		}
+		return nil
+	})
+	_ = order.ForEach(func(k, _ []byte) error {
+		if len(k) != 8 || binary.BigEndian.Uint64(k) < 1 || binary.BigEndian.Uint64(k) > receipts.Sequence() {
+			problems = append(problems, Problem{Detail: fmt.Sprintf("issue order entry %x names no kept receipt (`chronicle reindex` rebuilds it)", k)})
+		}
+		return nil
+	})
+	return problems
+}
