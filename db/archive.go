@@ -229,6 +229,13 @@ func removeAbandoned(dir, base string) {
 // openBolt opens the bbolt file, waiting up to timeout for its lock;
 // ErrLocked's message tells how to wait longer with waitOption (Options).
 func openBolt(path string, readOnly bool, timeout time.Duration, waitOption string) (*bolt.DB, error) {
+	// bbolt reads the freelist page while it opens, through the mapping:
+	// in a file truncated before that page the read is a SIGBUS that no
+	// recover catches, so the length the header pages promise is checked
+	// first (checkFileSize checks it again in the opened archive).
+	if err := checkTruncated(path); err != nil {
+		return nil, err
+	}
 	b, err := bolt.Open(path, 0o644, &bolt.Options{Timeout: timeout, ReadOnly: readOnly, FreelistType: bolt.FreelistMapType})
 	switch {
 	case errors.Is(err, bolt.ErrTimeout):

@@ -152,7 +152,13 @@ func (a *Archive) CheckWith(ctx context.Context, opts CheckOptions) ([]Problem, 
 				problems = append(problems, Problem{Doc: d.Label(), Detail: err.Error()})
 			}
 		}
-		problems = append(problems, checkOrder(tx, docs)...)
+		// Every document checked, with those a writer added meanwhile
+		// (Share), whose entries are in this snapshot too.
+		all := make([]*Document, 0, len(known))
+		for _, d := range known {
+			all = append(all, d)
+		}
+		problems = append(problems, checkOrder(tx, all)...)
 		problems = append(problems, checkReceiptCounts(tx)...)
 		problems = append(problems, checkReceiptOrder(tx)...)
 		orphans := func(bucket []byte, what string) error {

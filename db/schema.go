@@ -185,6 +185,52 @@ func checkFileSize(path string, tx *bolt.Tx) error {
 	return checkMetaPages(path, tx.DB().Info().PageSize)
 }
 
+// checkTruncated refuses, before bbolt opens it, a file shorter than the
+// pages its last commit uses, as its header pages say: of the two meta
+// pages that check (magic and checksum), the one with the later
+// transaction. A file whose header pages do not check is left to bbolt,
+// which refuses it by itself.
+func checkTruncated(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil // bbolt creates it, or says why it cannot
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		return nil
+	}
+	first := make([]byte, 16+64)
+	if _, err := f.ReadAt(first, 0); err != nil {
+		return nil
+	}
+	pageSize := int64(binary.LittleEndian.Uint32(first[16+8:]))
+	if pageSize < 1024 || pageSize > 1<<16 || st.Size() < 2*pageSize {
+		return nil // bbolt refuses it as too short or not its own
+	}
+	var need int64
+	var txid uint64
+	for i := range int64(2) {
+		m := make([]byte, 64)
+		if _, err := f.ReadAt(m, i*pageSize+16); err != nil {
+			continue
+		}
+		h := fnv.New64a()
+		h.Write(m[:56])
+		if binary.LittleEndian.Uint32(m) != 0xED0CDAED || binary.LittleEndian.Uint64(m[56:]) != h.Sum64() {
+			continue
+		}
+		if t := binary.LittleEndian.Uint64(m[48:]); need == 0 || t > txid {
+			need, txid = int64(binary.LittleEndian.Uint64(m[40:]))*pageSize, t
+		}
+	}
+	if need > 0 && st.Size() < need {
+		return &DamageError{Path: path, Kind: Truncated,
+			Detail: fmt.Sprintf("the file is truncated (%d bytes, its pages need %d)", st.Size(), need)}
+	}
+	return nil
+}
+
 // checkMetaPages checks both of bbolt's meta pages (pages 0 and 1, written
 // alternately by commits). bbolt silently falls back to the other one when
 // one is damaged, which would show the archive as it was one commit
