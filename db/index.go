@@ -242,8 +242,12 @@ func (a *Archive) ReindexWith(ctx context.Context, opts ReindexOptions) (int, er
 		if err := a.startReindex(tx); err != nil {
 			return err
 		}
-		if err := rebuildOrder(tx); err != nil {
-			return err
+		// The buckets derived from the records and receipts too (schema
+		// 16), so that a reindex repairs them.
+		for _, rebuild := range []func(*bolt.Tx) error{rebuildOrder, rebuildReceiptCounts, rebuildReceiptOrder} {
+			if err := rebuild(tx); err != nil {
+				return err
+			}
 		}
 		return resetTotals(tx)
 	}); err != nil {

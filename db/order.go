@@ -35,6 +35,16 @@ var orderKinds = []struct {
 	{orderEvents, "event count", func(d *Document) uint64 { return uint64(d.EventCount) }},
 }
 
+// derivedBucket is one of the buckets schema 16 derives from the records
+// and receipts (docorder, receiptcounts, receiptorder); a missing one is
+// damage that `chronicle reindex` repairs, never a nil bucket.
+func derivedBucket(tx *bolt.Tx, name []byte) (*bolt.Bucket, error) {
+	if b := tx.Bucket(name); b != nil {
+		return b, nil
+	}
+	return nil, fmt.Errorf("%w: the %s bucket is missing (run `chronicle reindex`, which writes it again)", ErrCorrupt, name)
+}
+
 // orderKey is the key of a document's entry of kind k ranked by value.
 func orderKey(k byte, value, seq uint64) []byte {
 	key := append(make([]byte, 0, 17), k)
@@ -44,7 +54,10 @@ func orderKey(k byte, value, seq uint64) []byte {
 
 // putOrder writes d's entries.
 func putOrder(tx *bolt.Tx, d *Document) error {
-	b := tx.Bucket(bucketOrder)
+	b, err := derivedBucket(tx, bucketOrder)
+	if err != nil {
+		return err
+	}
 	for _, o := range orderKinds {
 		if err := b.Put(orderKey(o.kind, o.value(d), d.Seq), d.SHA256[:]); err != nil {
 			return err
@@ -114,7 +127,11 @@ func listByOrder(tx *bolt.Tx, kind byte, after *Document, emit func(*Document) (
 			o = k
 		}
 	}
-	c := tx.Bucket(bucketOrder).Cursor()
+	b, err := derivedBucket(tx, bucketOrder)
+	if err != nil {
+		return err
+	}
+	c := b.Cursor()
 	var k, v []byte
 	if after != nil {
 		from := orderKey(kind, o.value(after), after.Seq)
@@ -149,7 +166,10 @@ func listByOrder(tx *bolt.Tx, kind byte, after *Document, emit func(*Document) (
 // checkOrder is check's comparison of the order entries with the
 // records: each document has its entries, each entry is a document's.
 func checkOrder(tx *bolt.Tx, docs []*Document) []Problem {
-	b := tx.Bucket(bucketOrder)
+	b, err := derivedBucket(tx, bucketOrder)
+	if err != nil {
+		return []Problem{{Detail: err.Error()}}
+	}
 	var problems []Problem
 	want := map[string]*Document{}
 	for _, d := range docs {

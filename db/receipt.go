@@ -329,7 +329,9 @@ func (a *Archive) keptReceipts(doc *Digest) ([]keptReceipt, error) {
 		}
 		if doc != nil {
 			want, err := receiptCount(tx, prefix)
-			if err != nil {
+			if errors.Is(err, ErrCorrupt) { // the bucket is missing
+				return fmt.Errorf("archive %s: %w", a.path, err)
+			} else if err != nil {
 				return a.receiptDamage(nil, err.Error())
 			}
 			if uint64(len(seen)) != want {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
+	"errors"
 	"fmt"
 
 	bolt "go.etcd.io/bbolt"
@@ -28,7 +29,11 @@ func sealCount(key []byte, n uint64) []byte {
 
 // receiptCount reads the count of owner's receipts (0 without an entry).
 func receiptCount(tx *bolt.Tx, owner []byte) (uint64, error) {
-	v := tx.Bucket(bucketReceiptCounts).Get(owner)
+	b, err := derivedBucket(tx, bucketReceiptCounts)
+	if err != nil {
+		return 0, err
+	}
+	v := b.Get(owner)
 	if v == nil {
 		return 0, nil
 	}
@@ -45,7 +50,9 @@ func receiptCount(tx *bolt.Tx, owner []byte) (uint64, error) {
 // addReceiptCount counts one more receipt of owner.
 func addReceiptCount(tx *bolt.Tx, owner []byte) error {
 	n, err := receiptCount(tx, owner)
-	if err != nil {
+	if errors.Is(err, ErrCorrupt) {
+		return err
+	} else if err != nil {
 		return fmt.Errorf("%w: %v (run `chronicle check`)", ErrCorrupt, err)
 	}
 	return tx.Bucket(bucketReceiptCounts).Put(owner, sealCount(owner, n+1))
@@ -90,8 +97,12 @@ func checkReceiptCounts(tx *bolt.Tx) []Problem {
 		}
 		return nil
 	})
+	counts, err := derivedBucket(tx, bucketReceiptCounts)
+	if err != nil {
+		return []Problem{{Detail: err.Error()}}
+	}
 	var problems []Problem
-	_ = tx.Bucket(bucketReceiptCounts).ForEach(func(k, _ []byte) error {
+	_ = counts.ForEach(func(k, _ []byte) error {
 		c, err := receiptCount(tx, k)
 		switch {
 		case err != nil:

@@ -19,7 +19,11 @@ var bucketReceiptOrder = []byte("receiptorder")
 
 // putReceiptOrder records that receipt number seq is kept under key.
 func putReceiptOrder(tx *bolt.Tx, seq uint64, key []byte) error {
-	return tx.Bucket(bucketReceiptOrder).Put(seqKey(seq), key)
+	b, err := derivedBucket(tx, bucketReceiptOrder)
+	if err != nil {
+		return err
+	}
+	return b.Put(seqKey(seq), key)
 }
 
 // rebuildReceiptOrder writes the issue order again from the receipts
@@ -67,7 +71,11 @@ func (a *Archive) ReceiptsFrom(from uint64, limit int) (out []KeptReceipt, more 
 		defer a.recoverPage(func() string { return "the kept receipts" }, &err)
 		receipts := tx.Bucket(bucketReceipts)
 		last := receipts.Sequence()
-		c := tx.Bucket(bucketReceiptOrder).Cursor()
+		order, err := derivedBucket(tx, bucketReceiptOrder)
+		if err != nil {
+			return fmt.Errorf("archive %s: %w", a.path, err)
+		}
+		c := order.Cursor()
 		next := from
 		for k, v := c.Seek(seqKey(from)); next <= last; k, v = c.Next() {
 			if len(out) == limit {
@@ -109,7 +117,10 @@ func (a *Archive) ReceiptsFrom(from uint64, limit int) (out []KeptReceipt, more 
 // receipts: number n → the key of the entry numbered n, for 1..the last.
 func checkReceiptOrder(tx *bolt.Tx) []Problem {
 	receipts := tx.Bucket(bucketReceipts)
-	order := tx.Bucket(bucketReceiptOrder)
+	order, err := derivedBucket(tx, bucketReceiptOrder)
+	if err != nil {
+		return []Problem{{Detail: err.Error()}}
+	}
 	var problems []Problem
 	n := uint64(0)
 	_ = receipts.ForEach(func(k, v []byte) error {

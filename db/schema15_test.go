@@ -2,6 +2,7 @@ package db
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -182,6 +183,51 @@ func TestOrderDamage(t *testing.T) {
 			docs, err := a.Docs()
 			require.NoError(t, err)
 			require.Equal(t, sortedBy(docs, func(d *Document) uint64 { return uint64(d.SourceSize) }), orderOf(t, a, OrderSize))
+			require.NoError(t, a.Close())
+		})
+	}
+}
+
+// TestDerivedBucketMissing: a schema-16 archive without one of the
+// buckets derived from the records and receipts is damage that names the
+// bucket and `chronicle reindex`, which writes it again.
+func TestDerivedBucketMissing(t *testing.T) {
+	for _, name := range [][]byte{bucketOrder, bucketReceiptCounts, bucketReceiptOrder} {
+		t.Run(string(name), func(t *testing.T) {
+			path := fixtureCopy(t, schema15Fixture)
+			a, err := Open(path, Options{})
+			require.NoError(t, err)
+			docs, err := a.Docs()
+			require.NoError(t, err)
+			require.NoError(t, a.bolt.Update(func(tx *bolt.Tx) error { return tx.DeleteBucket(name) }))
+			reads := []error{}
+			_, err = a.ListDocs(ListOptions{Order: OrderSize}, func(*Document) error { return nil })
+			reads = append(reads, err)
+			_, err = a.Receipts(&docs[0].SHA256)
+			reads = append(reads, err)
+			_, _, err = a.ReceiptsFrom(1, 10)
+			reads = append(reads, err)
+			_, err = a.Ingest([]byte("one more\n"), 1, "more.txt")
+			reads = append(reads, err)
+			failed := 0
+			for _, err := range reads {
+				if err != nil {
+					require.ErrorIs(t, err, ErrCorrupt)
+					require.Contains(t, err.Error(), "the "+string(name)+" bucket is missing (run `chronicle reindex`")
+					failed++
+				}
+			}
+			require.Positive(t, failed)
+			problems, err := a.Check(context.Background())
+			require.NoError(t, err)
+			require.Contains(t, fmt.Sprint(problems), "the "+string(name)+" bucket is missing")
+			_, err = a.Reindex(context.Background())
+			require.NoError(t, err)
+			problems, err = a.Check(context.Background())
+			require.NoError(t, err)
+			require.Empty(t, problems)
+			_, err = a.Ingest([]byte("one more\n"), 1, "more.txt")
+			require.NoError(t, err)
 			require.NoError(t, a.Close())
 		})
 	}
