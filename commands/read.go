@@ -13,7 +13,7 @@ import (
 type DocsIn struct {
 	Limit int    `json:"limit,omitempty" jsonschema:"list at most this many documents (default all)"`
 	After string `json:"after,omitempty" jsonschema:"start after this document (a name or hash prefix, e.g. the last of the previous page)"`
-	Sort  string `json:"sort,omitempty" jsonschema:"import (the default), name (by first name) or size (largest first)"`
+	Sort  string `json:"sort,omitempty" jsonschema:"import (the default), newest (last imported first), name (by first name), size (largest first) or events (most first)"`
 }
 
 // Doc is one document of `docs`: its JSON is the `docs --json` line.
