@@ -416,8 +416,8 @@ func (a *Archive) SetReceipts() ([]*SetReceipt, error) {
 	kept, err := a.keptReceipts(nil)
 	out := []*SetReceipt{}
 	for _, k := range kept {
-		if k.set != nil {
-			out = append(out, k.set)
+		if k.Set != nil {
+			out = append(out, k.Set)
 		}
 	}
 	return out, err

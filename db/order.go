@@ -45,6 +45,17 @@ func derivedBucket(tx *bolt.Tx, name []byte) (*bolt.Bucket, error) {
 	return nil, fmt.Errorf("%w: the %s bucket is missing (run `chronicle reindex`, which writes it again)", ErrCorrupt, name)
 }
 
+// recreateBucket empties (or creates) a derived bucket before it is
+// written again from what it derives from.
+func recreateBucket(tx *bolt.Tx, name []byte) (*bolt.Bucket, error) {
+	if tx.Bucket(name) != nil {
+		if err := tx.DeleteBucket(name); err != nil {
+			return nil, err
+		}
+	}
+	return tx.CreateBucket(name)
+}
+
 // orderKey is the key of a document's entry of kind k ranked by value.
 func orderKey(k byte, value, seq uint64) []byte {
 	key := append(make([]byte, 0, 17), k)
@@ -70,12 +81,7 @@ func putOrder(tx *bolt.Tx, d *Document) error {
 // 16's upgrade; a reindex, which rewrites the sequence entries too). A
 // record that cannot be read gets no entries: check reports it.
 func rebuildOrder(tx *bolt.Tx) error {
-	if tx.Bucket(bucketOrder) != nil {
-		if err := tx.DeleteBucket(bucketOrder); err != nil {
-			return err
-		}
-	}
-	b, err := tx.CreateBucket(bucketOrder)
+	b, err := recreateBucket(tx, bucketOrder)
 	if err != nil {
 		return err
 	}

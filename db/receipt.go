@@ -267,8 +267,8 @@ func (a *Archive) Receipts(doc *Digest) ([]*Receipt, error) {
 	kept, err := a.keptReceipts(doc)
 	var out []*Receipt
 	for _, k := range kept {
-		if k.doc != nil {
-			out = append(out, k.doc)
+		if k.Doc != nil {
+			out = append(out, k.Doc)
 		}
 	}
 	if out == nil {
@@ -277,12 +277,18 @@ func (a *Archive) Receipts(doc *Digest) ([]*Receipt, error) {
 	return out, err
 }
 
-// keptReceipt is one entry of the receipts bucket: a document receipt or a
-// cross-archive one.
-type keptReceipt struct {
-	seq uint64
-	doc *Receipt
-	set *SetReceipt
+// parseKept reads the receipt data of the kept entry under key, numbered
+// seq: a document's receipt (whose key must name its document) or an
+// archive-wide one.
+func parseKept(key []byte, seq uint64, data []byte) (KeptReceipt, error) {
+	kr := KeptReceipt{Seq: seq}
+	var err error
+	if IsSetReceipt(data) {
+		kr.Set, err = ParseSetReceipt(data)
+	} else if kr.Doc, err = ParseReceipt(data); err == nil && !bytes.Equal(kr.Doc.Document[:], key[:32]) {
+		err = errors.New("its key names another document")
+	}
+	return kr, err
 }
 
 // keptReceipts reads the kept receipts (of one document's key prefix when
@@ -292,8 +298,8 @@ type keptReceipt struct {
 // document's, read from its key prefix alone, that its entries are as many
 // as its count (bucketReceiptCounts). A damaged, lost or renumbered entry
 // fails the listing instead of shortening or reordering it.
-func (a *Archive) keptReceipts(doc *Digest) ([]keptReceipt, error) {
-	var all []keptReceipt
+func (a *Archive) keptReceipts(doc *Digest) ([]KeptReceipt, error) {
+	var all []KeptReceipt
 	err := a.bolt.View(func(tx *bolt.Tx) (err error) {
 		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 		defer a.recoverPage(func() string { return "the kept receipts" }, &err)
@@ -316,12 +322,7 @@ func (a *Archive) keptReceipts(doc *Digest) ([]keptReceipt, error) {
 				return a.receiptDamage(k, fmt.Sprintf("its number %d is not one of 1..%d once", seq, n))
 			}
 			seen[seq] = true
-			kr := keptReceipt{seq: seq}
-			if IsSetReceipt(data) {
-				kr.set, err = ParseSetReceipt(data)
-			} else if kr.doc, err = ParseReceipt(data); err == nil && !bytes.Equal(kr.doc.Document[:], k[:32]) {
-				err = errors.New("its key names another document")
-			}
+			kr, err := parseKept(k, seq, data)
 			if err != nil {
 				return a.receiptDamage(k, err.Error())
 			}
@@ -347,7 +348,7 @@ func (a *Archive) keptReceipts(doc *Digest) ([]keptReceipt, error) {
 	if err != nil {
 		return nil, err
 	}
-	sort.Slice(all, func(i, j int) bool { return all[i].seq < all[j].seq })
+	sort.Slice(all, func(i, j int) bool { return all[i].Seq < all[j].Seq })
 	return all, nil
 }
 

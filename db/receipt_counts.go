@@ -62,12 +62,7 @@ func addReceiptCount(tx *bolt.Tx, owner []byte) error {
 // (schema 16's upgrade); a damaged entry is counted, so that listing it
 // fails on the entry itself.
 func rebuildReceiptCounts(tx *bolt.Tx) error {
-	if tx.Bucket(bucketReceiptCounts) != nil {
-		if err := tx.DeleteBucket(bucketReceiptCounts); err != nil {
-			return err
-		}
-	}
-	counts, err := tx.CreateBucket(bucketReceiptCounts)
+	counts, err := recreateBucket(tx, bucketReceiptCounts)
 	if err != nil {
 		return err
 	}

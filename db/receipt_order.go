@@ -30,12 +30,7 @@ func putReceiptOrder(tx *bolt.Tx, seq uint64, key []byte) error {
 // (schema 16's upgrade); an entry that does not open is left out, so a
 // page that should hold it fails on the gap.
 func rebuildReceiptOrder(tx *bolt.Tx) error {
-	if tx.Bucket(bucketReceiptOrder) != nil {
-		if err := tx.DeleteBucket(bucketReceiptOrder); err != nil {
-			return err
-		}
-	}
-	order, err := tx.CreateBucket(bucketReceiptOrder)
+	order, err := recreateBucket(tx, bucketReceiptOrder)
 	if err != nil {
 		return err
 	}
@@ -51,8 +46,8 @@ func rebuildReceiptOrder(tx *bolt.Tx) error {
 	return putSorted(order, entries)
 }
 
-// KeptReceipt is one kept receipt in issue order: its number and either
-// a document's receipt or an archive-wide one.
+// KeptReceipt is one kept receipt: its number (its place in issue order)
+// and either a document's receipt or an archive-wide one.
 type KeptReceipt struct {
 	Seq uint64
 	Doc *Receipt
@@ -96,12 +91,7 @@ func (a *Archive) ReceiptsFrom(from uint64, limit int) (out []KeptReceipt, more 
 			if seq != next {
 				return a.receiptDamage(v, fmt.Sprintf("its number %d is not %d, the issue order's", seq, next))
 			}
-			kr := KeptReceipt{Seq: seq}
-			if IsSetReceipt(data) {
-				kr.Set, err = ParseSetReceipt(data)
-			} else if kr.Doc, err = ParseReceipt(data); err == nil && !bytes.Equal(kr.Doc.Document[:], v[:32]) {
-				err = fmt.Errorf("its key names another document")
-			}
+			kr, err := parseKept(v, seq, data)
 			if err != nil {
 				return a.receiptDamage(v, err.Error())
 			}
