@@ -6,6 +6,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
+	"sync"
 	"time"
 
 	"github.com/casper-chronicle/chronicle/engine"
@@ -124,41 +127,98 @@ func (d *Document) encode() []byte {
 
 // splitRecord returns the body of a record whose digest member checks, and
 // false for a record without a valid one.
-func splitRecord(key, value []byte) ([]byte, bool) {
+func splitRecord(key, value []byte) ([]byte, Digest, bool) {
 	if len(value) < recordTail+2 || !bytes.HasSuffix(value, []byte(`"}`)) {
-		return nil, false
+		return nil, Digest{}, false
 	}
 	at := len(value) - recordTail
 	if !bytes.Equal(value[at:at+len(recordTag)], []byte(recordTag)) {
-		return nil, false
+		return nil, Digest{}, false
 	}
 	var want Digest
 	digits := value[at+len(recordTag) : len(value)-2]
 	if _, err := hex.Decode(want[:], digits); err != nil {
-		return nil, false
+		return nil, Digest{}, false
 	}
 	// Only the canonical lowercase digits: hex.Decode also takes
 	// uppercase, and a record whose bytes changed must not check.
 	if !bytes.Equal(digits, hex.AppendEncode(nil, want[:])) {
-		return nil, false
+		return nil, Digest{}, false
 	}
 	body := append(bytes.Clone(value[:at]), '}')
-	return body, recordDigest(key, body) == want
+	return body, want, recordDigest(key, body) == want
 }
 
 // decodeDocument decodes a document record and checks its digest.
 func decodeDocument(key, value []byte) (*Document, error) {
-	body, ok := splitRecord(key, value)
+	body, digest, ok := splitRecord(key, value)
 	if !ok {
 		return nil, fmt.Errorf("document %x: %w: its record does not match its digest (run `chronicle check`; restore the archive from a copy)", key, ErrCorrupt)
 	}
-	return decodeRecord(key, body)
+	if d := decoded.get(digest); d != nil {
+		return d, nil
+	}
+	d, err := decodeRecord(key, body)
+	if err == nil {
+		decoded.put(digest, d)
+	}
+	return d, err
+}
+
+// decoded keeps the documents decoded from records by the records'
+// digests, for the processes that answer many requests (chronicle serve,
+// mcp, the REPL), each of which opens the archive anew: an entity or
+// settle lookup decodes the record of every document with a matching
+// event, and encoding/json was half of that. A record's digest is checked
+// on every read before it is looked up here, and it covers the key and
+// every byte of the record, so the same digest is the same record and
+// decodes to the same document. Callers get a copy they may change.
+var decoded = &recordCache{m: map[Digest]*Document{}}
+
+// maxDecoded bounds the cache (about a kilobyte each); a full cache starts
+// again empty.
+const maxDecoded = 1 << 17
+
+type recordCache struct {
+	mu sync.Mutex
+	m  map[Digest]*Document
+}
+
+func (c *recordCache) get(digest Digest) *Document {
+	c.mu.Lock()
+	d := c.m[digest]
+	c.mu.Unlock()
+	if d == nil {
+		return nil
+	}
+	return d.clone()
+}
+
+func (c *recordCache) put(digest Digest, d *Document) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.m) >= maxDecoded {
+		clear(c.m)
+	}
+	c.m[digest] = d.clone()
+}
+
+// clone is a copy of d sharing nothing with it.
+func (d *Document) clone() *Document {
+	c := *d
+	c.Names = slices.Clone(d.Names)
+	c.Sources = maps.Clone(d.Sources)
+	if d.FrameSHA256 != nil {
+		f := *d.FrameSHA256
+		c.FrameSHA256 = &f
+	}
+	return &c
 }
 
 // decodeLegacyDocument decodes a record written before schema 9 (no
 // digest member) or after.
 func decodeLegacyDocument(key, value []byte) (*Document, error) {
-	if body, ok := splitRecord(key, value); ok {
+	if body, _, ok := splitRecord(key, value); ok {
 		return decodeRecord(key, body)
 	}
 	return decodeRecord(key, value)
