@@ -9,6 +9,7 @@ import (
 	"maps"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/casper-chronicle/chronicle/engine"
@@ -155,6 +156,9 @@ func decodeDocument(key, value []byte) (*Document, error) {
 	if !ok {
 		return nil, fmt.Errorf("document %x: %w: its record does not match its digest (run `chronicle check`; restore the archive from a copy)", key, ErrCorrupt)
 	}
+	if !keepDecoded.Load() {
+		return decodeRecord(key, body)
+	}
 	if d := decoded.get(digest); d != nil {
 		return d, nil
 	}
@@ -165,9 +169,19 @@ func decodeDocument(key, value []byte) (*Document, error) {
 	return d, err
 }
 
+// keepDecoded turns the cache of decoded records on (KeepDecodedRecords).
+var keepDecoded atomic.Bool
+
+// KeepDecodedRecords makes this process keep the document records it
+// decodes, by their digests, for the next request: for the processes that
+// answer many (chronicle serve, mcp, the interactive REPL). A command run
+// once would only pay for the copies.
+func KeepDecodedRecords() { keepDecoded.Store(true) }
+
 // decoded keeps the documents decoded from records by the records'
-// digests, for the processes that answer many requests (chronicle serve,
-// mcp, the REPL), each of which opens the archive anew: an entity or
+// digests, once KeepDecodedRecords was called, for the processes that
+// answer many requests (chronicle serve, mcp, the REPL), each of which
+// opens the archive anew: an entity or
 // settle lookup decodes the record of every document with a matching
 // event, and encoding/json was half of that. A record's digest is checked
 // on every read before it is looked up here, and it covers the key and

@@ -10,6 +10,8 @@ import (
 // equal document its caller may change without changing the next one;
 // a record whose bytes changed is refused before the cache is asked.
 func TestRecordCache(t *testing.T) {
+	KeepDecodedRecords()
+	defer keepDecoded.Store(false)
 	frame := Digest{7}
 	for _, d := range []*Document{
 		{SHA256: Digest{1}, Seq: 1, ChunkSize: 1, Names: []string{}},
@@ -28,6 +30,7 @@ func TestRecordCache(t *testing.T) {
 		}
 		again, err := decodeDocument(d.SHA256[:], rec)
 		require.NoError(t, err)
+		require.NotNil(t, decoded.m[recordDigestOf(t, d.SHA256[:], rec)], "kept")
 		require.Equal(t, d, again, "the cached copy is not the caller's")
 		require.Equal(t, rec, again.encode(), "it encodes to the same record (names [] stays [])")
 
@@ -36,4 +39,12 @@ func TestRecordCache(t *testing.T) {
 		_, err = decodeDocument(d.SHA256[:], bad)
 		require.ErrorIs(t, err, ErrCorrupt)
 	}
+}
+
+// recordDigestOf is the digest member of a record.
+func recordDigestOf(t *testing.T, key, rec []byte) Digest {
+	t.Helper()
+	_, digest, ok := splitRecord(key, rec)
+	require.True(t, ok)
+	return digest
 }

@@ -25,6 +25,7 @@ import (
 // command run in a goroutine so that Ctrl-C can interrupt it. withInit
 // runs the init file after the guide, before the first prompt.
 func (s *session) interactive(withInit bool) int {
+	db.KeepDecodedRecords() // a session answers command after command
 	hist, err := historyPath()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "chronicle: no history in this session: %v\n", err)

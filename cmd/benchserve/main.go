@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/casper-chronicle/chronicle/db"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -29,6 +30,9 @@ const (
 
 func main() {
 	flag.Parse()
+	// The in-process runs stand for a REPL session, which keeps decoded
+	// records as the server does.
+	db.KeepDecodedRecords()
 	failed, err := run()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "benchserve:", err)

@@ -17,6 +17,7 @@ func main() {
 	// archive's one line on stderr, not the runtime's stack dump
 	// (db/stackwatch.go).
 	db.WatchStack()
+	db.KeepDecodedRecords() // it answers request after request
 	os.Exit(run(os.Args[1:], os.Stderr))
 }
 

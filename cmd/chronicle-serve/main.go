@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/casper-chronicle/chronicle/db"
 	"net"
 	"net/http"
 	"os"
@@ -20,6 +21,7 @@ func main() {
 // serve runs the server of c until c.Context ends: the first line on
 // c.Stdout is the URL with its token (a JSON object with --json).
 func serve(c repl.ServeConfig) error {
+	db.KeepDecodedRecords() // it answers request after request
 	s, err := web.New(web.Options{DBPath: c.DBPath, Wait: c.Wait, Write: c.Write, Exec: repl.ExecJSON,
 		NewPages: func(s *web.Server) http.Handler {
 			opts := pages.Options{Archive: s.WithArchive, CSRF: s.CSRF}
