@@ -189,7 +189,8 @@ func KeepDecodedRecords() { keepDecoded.Store(true) }
 // decodes to the same document. Callers get a copy they may change.
 var decoded = &recordCache{m: map[Digest]*Document{}}
 
-// maxDecoded bounds the cache (about a kilobyte each); a full cache starts
+// maxDecoded bounds the cache: 131,072 documents of about a kilobyte
+// each, so at most about 128 MiB of a server's heap; a full cache starts
 // again empty.
 const maxDecoded = 1 << 17
 
