@@ -141,7 +141,10 @@ func (s *Server) sameOrigin(w http.ResponseWriter, r *http.Request) bool {
 		// fields are read with the parts, files over the memory bound
 		// spilling to temporary files the server removes after the
 		// request.
-		err := r.ParseMultipartForm(maxBody)
+		// A form's pasted text counts against the memory bound (plus the
+		// 10 MB the multipart reader adds for values), so a claims file
+		// pasted whole, up to its limit, reads as one would upload it.
+		err := r.ParseMultipartForm(claimcheck.MaxFileBytes)
 		if errors.Is(err, http.ErrNotMultipart) {
 			err = r.ParseForm()
 		}

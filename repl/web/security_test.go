@@ -339,3 +339,31 @@ func TestMultipartPost(t *testing.T) {
 		require.Equal(t, want, r.body)
 	}
 }
+
+// TestLargePastedForm: a claims file pasted whole into the form (a value,
+// not a file part) is read up to the claims limit, not refused past the
+// multipart reader's allowance for values.
+func TestLargePastedForm(t *testing.T) {
+	t.Parallel()
+	path := testarchive.Samples(t)
+	s, err := web.New(web.Options{DBPath: path, Write: true, Exec: repl.ExecJSON, Token: testToken,
+		NewPages: func(*web.Server) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				fmt.Fprintf(w, "%d", len(r.PostFormValue("claims")))
+			})
+		}})
+	require.NoError(t, err)
+	h := httptest.NewServer(s.Handler())
+	t.Cleanup(h.Close)
+	f := &fixture{t: t, path: path, server: s, http: h}
+	csrf := f.get("/api/v1/stats").header.Get("X-CSRF-Token")
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	require.NoError(t, mw.WriteField("csrf", csrf))
+	pasted := strings.Repeat("x", 12<<20)
+	require.NoError(t, mw.WriteField("claims", pasted))
+	require.NoError(t, mw.Close())
+	r := f.do(http.MethodPost, "/claims/check", &body, map[string]string{"Content-Type": mw.FormDataContentType()})
+	require.Equal(t, http.StatusOK, r.status, r.body)
+	require.Equal(t, fmt.Sprint(len(pasted)), r.body)
+}
