@@ -187,6 +187,7 @@ func TestClaimsCheckForm(t *testing.T) {
 		{"both", string(good), good, http.StatusBadRequest, "not both"},
 		{"refused file pasted", string(refused), nil, http.StatusUnprocessableEntity, strings.TrimSpace(string(refusedErr))},
 		{"refused file uploaded", "", refused, http.StatusUnprocessableEntity, strings.TrimSpace(string(refusedErr))},
+		{"hostile text pasted", "</textarea><script>alert(1)</script>\n", nil, http.StatusUnprocessableEntity, "line 1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			status, _, body := claimsPost(t, f, tc.pasted, tc.file)
@@ -197,6 +198,7 @@ func TestClaimsCheckForm(t *testing.T) {
 			require.Len(t, problem, 1)
 			require.Contains(t, textOf(problem[0]), tc.msg)
 			require.Equal(t, tc.pasted, textOf(all(root, withID("claims-text"))[0]), "the pasted text is given back")
+			require.Empty(t, all(root, func(n *html.Node) bool { return n.Data == "script" && len(n.Attr) == 0 }), "as text, never markup")
 			require.Zero(t, kept())
 		})
 	}
