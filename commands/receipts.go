@@ -108,14 +108,13 @@ func Receipts(a *db.Archive, in ReceiptsIn, each func(ReceiptItem) error) (*Rece
 	}
 	out := &ReceiptsOut{}
 	c := newReceiptChecker(a, in.Verify, out)
-	verdictOf, warningOf := c.verdict, c.warning
 	recs, err := a.Receipts(doc)
 	if err != nil {
 		return nil, err
 	}
 	for _, r := range recs {
-		verdict := verdictOf(func() (receipt.Outcome, error) { return a.Verify(r, receipt.Canonical{}) })
-		if err := each(ReceiptItem{Archive: r, Verdict: verdict, Warning: warningOf(verdict, r.Document)}); err != nil {
+		verdict := c.verdict(func() (receipt.Outcome, error) { return a.Verify(r, receipt.Canonical{}) })
+		if err := each(ReceiptItem{Archive: r, Verdict: verdict, Warning: c.warning(verdict, r.Document)}); err != nil {
 			return nil, err
 		}
 	}
@@ -126,7 +125,7 @@ func Receipts(a *db.Archive, in ReceiptsIn, each func(ReceiptItem) error) (*Rece
 		}
 	}
 	for _, r := range sets {
-		verdict := verdictOf(func() (receipt.Outcome, error) { return c.sets.Verify(r) })
+		verdict := c.verdict(func() (receipt.Outcome, error) { return c.sets.Verify(r) })
 		if err := each(ReceiptItem{Set: r, Verdict: verdict}); err != nil {
 			return nil, err
 		}
@@ -136,8 +135,8 @@ func Receipts(a *db.Archive, in ReceiptsIn, each func(ReceiptItem) error) (*Rece
 		return nil, err
 	}
 	for _, o := range originals {
-		verdict := verdictOf(func() (receipt.Outcome, error) { return a.VerifyOriginal(o.Bytes, receipt.Canonical{}) })
-		if err := each(ReceiptItem{Original: o, Verdict: verdict, Warning: warningOf(verdict, o.Document)}); err != nil {
+		verdict := c.verdict(func() (receipt.Outcome, error) { return a.VerifyOriginal(o.Bytes, receipt.Canonical{}) })
+		if err := each(ReceiptItem{Original: o, Verdict: verdict, Warning: c.warning(verdict, o.Document)}); err != nil {
 			return nil, err
 		}
 	}

@@ -159,8 +159,7 @@ func (a *Archive) CheckWith(ctx context.Context, opts CheckOptions) ([]Problem, 
 			all = append(all, d)
 		}
 		problems = append(problems, checkOrder(tx, all)...)
-		problems = append(problems, checkReceiptCounts(tx)...)
-		problems = append(problems, checkReceiptOrder(tx)...)
+		problems = append(problems, checkReceiptIndexes(tx)...)
 		orphans := func(bucket []byte, what string) error {
 			return tx.Bucket(bucket).ForEach(func(k, _ []byte) error {
 				if len(k) < 32 || known[Digest(k[:32])] == nil {

@@ -244,7 +244,7 @@ func (a *Archive) ReindexWith(ctx context.Context, opts ReindexOptions) (int, er
 		}
 		// The buckets derived from the records and receipts too (schema
 		// 16), so that a reindex repairs them.
-		for _, rebuild := range []func(*bolt.Tx) error{rebuildOrder, rebuildReceiptCounts, rebuildReceiptOrder} {
+		for _, rebuild := range []func(*bolt.Tx) error{rebuildOrder, rebuildReceiptIndexes} {
 			if err := rebuild(tx); err != nil {
 				return err
 			}

@@ -1,7 +1,6 @@
 package db
 
 import (
-	"bytes"
 	"encoding/binary"
 	"fmt"
 	"runtime/debug"
@@ -24,26 +23,6 @@ func putReceiptOrder(tx *bolt.Tx, seq uint64, key []byte) error {
 		return err
 	}
 	return b.Put(seqKey(seq), key)
-}
-
-// rebuildReceiptOrder writes the issue order again from the receipts
-// (schema 16's upgrade); an entry that does not open is left out, so a
-// page that should hold it fails on the gap.
-func rebuildReceiptOrder(tx *bolt.Tx) error {
-	order, err := recreateBucket(tx, bucketReceiptOrder)
-	if err != nil {
-		return err
-	}
-	var entries []keyValue
-	if err := tx.Bucket(bucketReceipts).ForEach(func(k, v []byte) error {
-		if seq, _, err := openReceipt(k, v); err == nil {
-			entries = append(entries, keyValue{seqKey(seq), bytes.Clone(k)})
-		}
-		return nil
-	}); err != nil {
-		return err
-	}
-	return putSorted(order, entries)
 }
 
 // KeptReceipt is one kept receipt: its number (its place in issue order)
@@ -101,34 +80,4 @@ func (a *Archive) ReceiptsFrom(from uint64, limit int) (out []KeptReceipt, more 
 		return nil
 	})
 	return out, more, err
-}
-
-// checkReceiptOrder is check's comparison of the issue order with the
-// receipts: number n → the key of the entry numbered n, for 1..the last.
-func checkReceiptOrder(tx *bolt.Tx) []Problem {
-	receipts := tx.Bucket(bucketReceipts)
-	order, err := derivedBucket(tx, bucketReceiptOrder)
-	if err != nil {
-		return []Problem{{Detail: err.Error()}}
-	}
-	var problems []Problem
-	n := uint64(0)
-	_ = receipts.ForEach(func(k, v []byte) error {
-		seq, _, err := openReceipt(k, v)
-		if err != nil {
-			return nil // the listing of all receipts reports it
-		}
-		n++
-		if !bytes.Equal(order.Get(seqKey(seq)), k) {
-			problems = append(problems, Problem{Detail: fmt.Sprintf("kept receipt number %d is missing from the issue order or another stands there (`chronicle reindex` rebuilds it)", seq)})
-		}
-		return nil
-	})
-	_ = order.ForEach(func(k, _ []byte) error {
-		if len(k) != 8 || binary.BigEndian.Uint64(k) < 1 || binary.BigEndian.Uint64(k) > receipts.Sequence() {
-			problems = append(problems, Problem{Detail: fmt.Sprintf("issue order entry %x names no kept receipt (`chronicle reindex` rebuilds it)", k)})
-		}
-		return nil
-	})
-	return problems
 }

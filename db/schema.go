@@ -108,10 +108,7 @@ var Upgrades = []Upgrade{
 			if err := rebuildOrder(tx); err != nil {
 				return err
 			}
-			if err := rebuildReceiptCounts(tx); err != nil {
-				return err
-			}
-			return rebuildReceiptOrder(tx)
+			return rebuildReceiptIndexes(tx)
 		}},
 }
 
@@ -215,13 +212,12 @@ func checkTruncated(path string) error {
 		if _, err := f.ReadAt(m, i*pageSize+16); err != nil {
 			continue
 		}
-		h := fnv.New64a()
-		h.Write(m[:56])
-		if binary.LittleEndian.Uint32(m) != 0xED0CDAED || binary.LittleEndian.Uint64(m[56:]) != h.Sum64() {
+		pgid, t, ok := metaOf(m)
+		if !ok {
 			continue
 		}
-		if t := binary.LittleEndian.Uint64(m[48:]); need == 0 || t > txid {
-			need, txid = int64(binary.LittleEndian.Uint64(m[40:]))*pageSize, t
+		if need == 0 || t > txid {
+			need, txid = int64(pgid)*pageSize, t
 		}
 	}
 	if need > 0 && st.Size() < need {
@@ -246,18 +242,26 @@ func checkMetaPages(path string, pageSize int) error {
 		return fmt.Errorf("archive %s: %w: its header pages cannot be read (%v); restore it from a copy", path, ErrCorrupt, err)
 	}
 	for i := 0; i < 2; i++ {
-		// Page header (16 bytes), then the meta: magic, version, page
-		// size, flags, root bucket (16), freelist, pgid, txid, and the
-		// FNV-1a 64 checksum of the 56 bytes before it.
-		m := buf[i*pageSize+16 : i*pageSize+16+64]
-		h := fnv.New64a()
-		h.Write(m[:56])
-		if binary.LittleEndian.Uint32(m) != 0xED0CDAED || binary.LittleEndian.Uint64(m[56:]) != h.Sum64() {
+		if _, _, ok := metaOf(buf[i*pageSize+16 : i*pageSize+16+64]); !ok {
 			return &DamageError{Path: path, Kind: HeaderDamaged,
 				Detail: fmt.Sprintf("header page %d is damaged, so the file may show an earlier state", i)}
 		}
 	}
 	return nil
+}
+
+// metaOf reads a bbolt meta (the 64 bytes after a header page's 16-byte
+// page header: magic, version, page size, flags, root bucket (16),
+// freelist, pgid, txid, and the FNV-1a 64 checksum of the 56 bytes before
+// it): the high-water page id and the transaction, and whether its magic
+// and checksum check.
+func metaOf(m []byte) (pgid, txid uint64, ok bool) {
+	h := fnv.New64a()
+	h.Write(m[:56])
+	if binary.LittleEndian.Uint32(m) != 0xED0CDAED || binary.LittleEndian.Uint64(m[56:]) != h.Sum64() {
+		return 0, 0, false
+	}
+	return binary.LittleEndian.Uint64(m[40:]), binary.LittleEndian.Uint64(m[48:]), true
 }
 
 // readSchema returns the archive's schema version, 0 for an empty file.

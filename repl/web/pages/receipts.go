@@ -162,7 +162,7 @@ func labeler(a *db.Archive) func(db.Digest) string {
 			return l
 		}
 		l := sha.String()[:12]
-		if d, err := a.Resolve(sha.String()); err == nil {
+		if d, err := a.Document(sha); err == nil {
 			l = d.Label()
 		}
 		names[sha] = l
