@@ -193,7 +193,12 @@ func TestBrowser(t *testing.T) {
 	require.Len(t, colours, 3)
 	require.NotEqual(t, colours[0], colours[1], "supported and contradicted rows differ")
 	require.NotEqual(t, colours[1], colours[2], "contradicted and unverified rows differ")
-	screenshot("claims.png")
+	// Tall enough to show the contradicted row, in red, with its lines.
+	if shots {
+		require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(1100, 1500)))
+		screenshot("claims.png")
+		require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(1100, 900)))
+	}
 
 	// The settlement across the stories: SUPPORTED, every cited line a
 	// link to it.
