@@ -181,6 +181,32 @@ func TestFindEntityVerify(t *testing.T) {
 	}
 }
 
+// TestEntityPage: a page of an entity's events is the slice of Entity's
+// hits, with their records; every event is there without them.
+func TestEntityPage(t *testing.T) {
+	a := archive(t)
+	_, err := a.Ingest([]byte("Saud owns Pen.\nSaud owns Cup.\nAlice owns Saud.\n"), 1750000002, "c.txt")
+	require.NoError(t, err)
+	all, err := commands.Entity(a, commands.EntityIn{Name: "Saud"}, false)
+	require.NoError(t, err)
+	require.Len(t, all.Hits, 5)
+	for _, c := range []struct{ from, n, want0, want1 int }{
+		{0, 2, 0, 2}, {2, 2, 2, 4}, {4, 2, 4, 5}, {5, 2, 5, 5}, {99, 2, 5, 5}, {-1, 3, 0, 3}, {1, 0, 1, 1},
+	} {
+		p, err := commands.EntityPage(a, commands.EntityIn{Name: "Saud"}, c.from, c.n)
+		require.NoError(t, err)
+		require.Len(t, p.Events, 5)
+		for i, e := range p.Events {
+			require.Nil(t, e.Doc)
+			e.Doc = all.Hits[i].Doc
+			require.Equal(t, all.Hits[i], e)
+		}
+		require.Equal(t, all.Hits[c.want0:c.want1], p.Page, "from %d, %d", c.from, c.n)
+	}
+	_, err = commands.EntityPage(a, commands.EntityIn{Name: "a\tb"}, 0, 1)
+	require.True(t, db.IsInputError(err))
+}
+
 // TestResultsInNameOrder: the members of every typed result's JSON come
 // in the order of their names, as the CLI printed its lines before they
 // were typed (from maps, which encoding/json sorts), so that a field

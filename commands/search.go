@@ -3,6 +3,7 @@ package commands
 import (
 	"github.com/casper-chronicle/chronicle/db"
 	"github.com/casper-chronicle/chronicle/engine/find"
+	"slices"
 )
 
 // FindIn is a lexical search: `find TERMS [--doc DOC] [--limit N]`.
@@ -107,6 +108,33 @@ func (in EntityIn) Check(issue bool) error {
 type EntityOut struct {
 	Hits    []db.EntityHit
 	Receipt *db.SetReceipt
+}
+
+// EntityPageOut is a page of the events naming an entity: every event,
+// from the entity index alone (their Doc is nil), and the page's, each
+// with its document's record.
+type EntityPageOut struct {
+	Events []db.EntityHit
+	Page   []db.EntityHit
+}
+
+// EntityPage looks the name up and reads the records of the documents of
+// events from to from+n-1 (0-based) only: a page of a name with thousands
+// of events reads a page of records.
+func EntityPage(a *db.Archive, in EntityIn, from, n int) (*EntityPageOut, error) {
+	if err := in.Check(false); err != nil {
+		return nil, err
+	}
+	events, err := a.EntityEvents(in.Name)
+	if err != nil {
+		return nil, err
+	}
+	from = min(max(from, 0), len(events))
+	page := slices.Clone(events[from:min(from+max(n, 0), len(events))])
+	if err := a.AttachDocs(page); err != nil {
+		return nil, err
+	}
+	return &EntityPageOut{Events: events, Page: page}, nil
 }
 
 // Entity looks the name up; issue issues the set receipt (nothing is

@@ -2,6 +2,7 @@ package db_test
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
@@ -106,10 +107,10 @@ func entityHitsOf(t *testing.T) (string, []*db.Document, []db.EntityHit) {
 		for i, e := range s.Events {
 			text := s.Source[e.ByteStart:e.ByteEnd]
 			if e.Subject == "Alice" {
-				want = append(want, db.EntityHit{Doc: res.Doc, Event: e, Index: i, Role: index.RoleSubject, Text: text})
+				want = append(want, db.EntityHit{Doc: res.Doc, Document: res.Doc.SHA256, Seq: res.Doc.Seq, Event: e, Index: i, Role: index.RoleSubject, Text: text})
 			}
 			if e.Object == "Alice" {
-				want = append(want, db.EntityHit{Doc: res.Doc, Event: e, Index: i, Role: index.RoleObject, Text: text})
+				want = append(want, db.EntityHit{Doc: res.Doc, Document: res.Doc.SHA256, Seq: res.Doc.Seq, Event: e, Index: i, Role: index.RoleObject, Text: text})
 			}
 		}
 	}
@@ -139,6 +140,8 @@ func sameHits(t *testing.T, want, got []db.EntityHit) {
 	require.Len(t, got, len(want))
 	for i := range want {
 		require.Equal(t, want[i].Doc.SHA256, got[i].Doc.SHA256, "hit %d", i)
+		require.Equal(t, want[i].Document, got[i].Document, "hit %d", i)
+		require.Equal(t, want[i].Seq, got[i].Seq, "hit %d", i)
 		require.Equal(t, want[i].Index, got[i].Index, "hit %d", i)
 		require.Equal(t, want[i].Role, got[i].Role, "hit %d", i)
 		require.Equal(t, want[i].Event, got[i].Event, "hit %d", i)
@@ -223,4 +226,81 @@ func TestEntityBatches(t *testing.T) {
 			}
 		})
 	}
+}
+
+// reseal writes the kept span of event `event` of document seq as edit
+// leaves its value, with the tag recomputed: a change only a check against
+// the documents can see.
+func reseal(seq uint64, event int, edit func(v []byte)) func(tx *bolt.Tx) error {
+	return func(tx *bolt.Tx) error {
+		b := tx.Bucket([]byte("spans"))
+		k := binary.BigEndian.AppendUint32(binary.BigEndian.AppendUint64(nil, seq), uint32(event))
+		v := bytes.Clone(b.Get(k))
+		edit(v)
+		tag := sha256.Sum256(append(slices.Clone(k), v[:index.SpanHeaderSize-8]...))
+		copy(v[index.SpanHeaderSize-8:], tag[:8])
+		return b.Put(k, v)
+	}
+}
+
+// TestEntityEventsReadNoRecord: EntityEvents answers Entity's events from
+// the entity index alone, so a document record that cannot be read fails
+// Entity but not EntityEvents; a kept span naming another document than
+// the record of its sequence number, or a store version no grammar has,
+// is corruption that Entity and check see.
+func TestEntityEventsReadNoRecord(t *testing.T) {
+	path, docs, want := entityHitsOf(t)
+	events := func(t *testing.T, path string) ([]db.EntityHit, error) {
+		a := openArchive(t, path, db.Options{ReadOnly: true})
+		defer a.Close()
+		return a.EntityEvents("Alice")
+	}
+	withoutDocs := make([]db.EntityHit, len(want))
+	for i, h := range want {
+		h.Doc = nil
+		withoutDocs[i] = h
+	}
+	got, err := events(t, path)
+	require.NoError(t, err)
+	require.Equal(t, withoutDocs, got)
+
+	copyOf := func(t *testing.T, damage func(tx *bolt.Tx) error) string {
+		p := filepath.Join(t.TempDir(), "copy.db")
+		raw, err := os.ReadFile(path)
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(p, raw, 0o644))
+		editBolt(t, p, damage)
+		return p
+	}
+	t.Run("record unreadable", func(t *testing.T) {
+		p := copyOf(t, func(tx *bolt.Tx) error { return tx.Bucket([]byte("docs")).Put(docs[1].SHA256[:], []byte("{")) })
+		got, err := events(t, p)
+		require.NoError(t, err)
+		require.Equal(t, withoutDocs, got)
+		_, errs := entityAtProcs(t, p)
+		require.ErrorIs(t, errs[0], db.ErrCorrupt)
+	})
+	second := slices.IndexFunc(want, func(h db.EntityHit) bool { return h.Seq == docs[1].Seq })
+	h := want[second]
+	t.Run("span names another document", func(t *testing.T) {
+		p := copyOf(t, reseal(h.Seq, h.Index, func(v []byte) { copy(v[48:80], docs[0].SHA256[:]) }))
+		_, errs := entityAtProcs(t, p)
+		for _, err := range errs {
+			require.ErrorIs(t, err, db.ErrCorrupt)
+			require.ErrorContains(t, err, "part1.txt")
+			require.ErrorContains(t, err, "names document "+docs[0].SHA256.String())
+		}
+		a := openArchive(t, p, db.Options{ReadOnly: true})
+		defer a.Close()
+		problems := problemsOf(t, a)
+		require.NotEmpty(t, problems)
+		require.Contains(t, fmt.Sprint(problems), "entity index")
+	})
+	t.Run("span names no store version", func(t *testing.T) {
+		p := copyOf(t, reseal(h.Seq, h.Index, func(v []byte) { v[80] = 3 }))
+		_, err := events(t, p)
+		require.ErrorIs(t, err, db.ErrCorrupt)
+		require.ErrorContains(t, err, "part1.txt")
+		require.ErrorContains(t, err, "names store version 3")
+	})
 }

@@ -48,7 +48,12 @@ func indexDocument(tx *bolt.Tx, d *Document, p *indexPrep, src []byte, events []
 	if err := index.PutLines(tx, d.Seq, p.lines); err != nil {
 		return err
 	}
-	return index.AddEntities(tx, d.Seq, events, src)
+	return index.AddEntities(tx, d.Seq, spanDoc(d), events, src)
+}
+
+// spanDoc is what the entity index keeps of d beside each of its events.
+func spanDoc(d *Document) index.SpanDoc {
+	return index.SpanDoc{SHA256: d.SHA256, Version: byte(d.Version)}
 }
 
 // maxSeq is the highest document sequence number issued.
@@ -286,31 +291,62 @@ func (a *Archive) Candidates(terms [][]byte) ([]*Document, error) {
 
 // EntityHit is one event naming an entity, with its checked evidence span.
 type EntityHit struct {
-	Doc   *Document
-	Event engine.Event
-	Index int // position of the event in the document's store
-	Role  index.Role
-	Text  []byte // the span bytes, re-read and re-hashed
+	// Doc is the document's record. EntityEvents leaves it nil: its
+	// answer comes from the entity index alone (AttachDocs reads them).
+	Doc      *Document
+	Document Digest // the document's SHA-256, kept with the event's span
+	Seq      uint64 // the document's sequence number
+	Event    engine.Event
+	Index    int // position of the event in the document's store
+	Role     index.Role
+	Text     []byte // the span bytes, re-read and re-hashed
 }
 
 // Entity returns every event whose subject or object is exactly name, in
-// import then source order. It reads the entity index alone: each entry
-// keeps its evidence span, which is re-hashed against the span digest kept
-// with it, and the event is re-derived from the span with the document's
-// grammar (engine.ExtractLine), so the answer is the stored event without
-// decompressing any document. An entry that does not re-derive to an event
-// naming name in that role is corruption.
-//
-// The transaction's goroutine reads the entries in order (cheap: a cursor
-// step each), then one goroutine per core decodes the documents and
-// re-derives the events in batches (the costly part); the answer and the
-// error are those of a lookup that checks the entries one by one in order
-// and stops at the first failure. A panic of a worker (a damaged page
-// faults into one) is returned as the DamageError of the archive.
+// import then source order, each with its document's record (EntityEvents
+// is the same answer without them).
 func (a *Archive) Entity(name string) ([]EntityHit, error) {
+	return a.entity(entityQuery{name: name, docs: true})
+}
+
+// EntityEvents is Entity without the documents' records (each hit's Doc is
+// nil): it reads the entity index alone. Each entry keeps its evidence
+// span and its document's digest and store version, all bound by a digest
+// checked on the read; the span is re-hashed against the span digest kept
+// with it and the event re-derived from the span with the document's
+// grammar (engine.ExtractLine), so the answer is the stored event without
+// reading any document. An entry that does not re-derive to an event
+// naming name in that role is corruption.
+func (a *Archive) EntityEvents(name string) ([]EntityHit, error) {
+	return a.entity(entityQuery{name: name})
+}
+
+// entityQuery is what an entity lookup reads: the events naming name (in
+// role only, unless role is 0) in documents #1..#upTo (every document
+// when upTo is 0), with their documents' records when docs is set.
+type entityQuery struct {
+	name string
+	role index.Role
+	upTo uint64
+	docs bool
+}
+
+// admits reports whether the lookup answers with entry r.
+func (q *entityQuery) admits(r index.EntityRef) bool {
+	return (q.role == 0 || r.Role == q.role) && (q.upTo == 0 || r.Seq <= q.upTo)
+}
+
+// entity answers q. The transaction's goroutine reads the entries in
+// order (cheap: a cursor step each), then one goroutine per core
+// re-derives the events (and decodes the records) in batches, the costly
+// part; the answer and the error are those of a lookup that checks the
+// entries one by one in order and stops at the first failure. A panic of
+// a worker (a damaged page faults into one) is returned as the
+// DamageError of the archive.
+func (a *Archive) entity(q entityQuery) ([]EntityHit, error) {
 	var out []EntityHit
 	err := a.bolt.View(func(tx *bolt.Tx) error {
-		refs, err := index.Entity(tx, name)
+		all, err := index.Entity(tx, q.name)
 		if err != nil && !errors.Is(err, index.ErrDamaged) {
 			return err
 		}
@@ -318,7 +354,13 @@ func (a *Archive) Entity(name string) ([]EntityHit, error) {
 		// entries are checked (their errors are more precise).
 		countErr := err
 		if countErr != nil {
-			countErr = fmt.Errorf("%w: entity %q: %v (run `chronicle check`, then `chronicle reindex`)", ErrCorrupt, name, err)
+			countErr = fmt.Errorf("%w: entity %q: %v (run `chronicle check`, then `chronicle reindex`)", ErrCorrupt, q.name, err)
+		}
+		refs := all[:0:0]
+		for _, r := range all {
+			if q.admits(r) {
+				refs = append(refs, r)
+			}
 		}
 		if len(refs) == 0 {
 			return countErr
@@ -328,12 +370,14 @@ func (a *Archive) Entity(name string) ([]EntityHit, error) {
 			return err
 		}
 		l := &entityLookup{
-			name:   name,
+			name:   q.name,
 			refs:   refs,
 			values: make([][]byte, len(refs)),
-			docs:   make([]*entityDoc, len(refs)),
 			out:    make([]EntityHit, len(refs)),
 			failAt: len(refs),
+		}
+		if q.docs {
+			l.docs = make([]*entityDoc, len(refs))
 		}
 		l.read(tx, spans)
 		a.parallel((l.failAt+entityBatch-1)/entityBatch, l.work)
@@ -347,7 +391,7 @@ func (a *Archive) Entity(name string) ([]EntityHit, error) {
 			out = nil
 			return countErr
 		}
-		return l.err
+		return nameEntry(tx, l.err)
 	})
 	return out, err
 }
@@ -355,13 +399,14 @@ func (a *Archive) Entity(name string) ([]EntityHit, error) {
 // entityBatch is the number of entries re-derived as one unit of work.
 const entityBatch = 64
 
-// entityLookup is one Entity call: entry i is refs[i], its kept span
-// values[i] and its document docs[i]; its hit goes to out[i].
+// entityLookup is one entity lookup: entry i is refs[i], its kept span
+// values[i] and, when the lookup reads records, its document docs[i]; its
+// hit goes to out[i].
 type entityLookup struct {
 	name   string
 	refs   []index.EntityRef
-	values [][]byte // kept span values, owned by the transaction
-	docs   []*entityDoc
+	values [][]byte     // kept span values, owned by the transaction
+	docs   []*entityDoc // nil: the records are not read
 	out    []EntityHit
 
 	mu       sync.Mutex
@@ -391,26 +436,29 @@ func (d *entityDoc) get() (*Document, error) {
 	return d.doc, d.err
 }
 
-// read reads the entries' span values and document records in order. It
-// stops at an entry whose document record cannot be read: entries after a
-// failure do not matter. It runs on the transaction's goroutine, so a
-// damaged page faults into the caller's recover.
+// read reads the entries' span values (and document records, when the
+// lookup reads them) in order. It stops at an entry whose document record
+// cannot be read: entries after a failure do not matter. It runs on the
+// transaction's goroutine, so a damaged page faults into the caller's
+// recover.
 func (l *entityLookup) read(tx *bolt.Tx, spans *index.Spans) {
 	var d *entityDoc
 	bySeq := map[uint64]*entityDoc{}
 	for i, r := range l.refs {
-		if d == nil || d.seq != r.Seq {
-			if d = bySeq[r.Seq]; d == nil {
-				key, raw, err := docRecordBySeq(tx, r.Seq)
-				if err != nil {
-					l.fail(i, err)
-					return
+		if l.docs != nil {
+			if d == nil || d.seq != r.Seq {
+				if d = bySeq[r.Seq]; d == nil {
+					key, raw, err := docRecordBySeq(tx, r.Seq)
+					if err != nil {
+						l.fail(i, err)
+						return
+					}
+					d = &entityDoc{seq: r.Seq, key: key, raw: raw}
+					bySeq[r.Seq] = d
 				}
-				d = &entityDoc{seq: r.Seq, key: key, raw: raw}
-				bySeq[r.Seq] = d
 			}
+			l.docs[i] = d
 		}
-		l.docs[i] = d
 		l.values[i] = spans.Value(r.Seq, r.Event)
 	}
 }
@@ -441,8 +489,8 @@ func (l *entityLookup) crash(i int, r any) {
 
 // work re-derives the batches next hands out (batch b is entries
 // b·entityBatch on). The spans and records are memory-mapped: a damaged
-// page must fault into a panic (recorded by derive and returned by Entity
-// as the archive's DamageError), not crash the process.
+// page must fault into a panic (recorded by derive and returned by the
+// lookup as the archive's DamageError), not crash the process.
 func (l *entityLookup) work(next func() int) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	for b := next(); b >= 0; b = next() {
@@ -466,26 +514,27 @@ func (l *entityLookup) derive(lo, hi int) {
 		size += max(len(v)-index.SpanHeaderSize, 0)
 	}
 	buf := make([]byte, 0, size)
-	for ; i < hi && l.docs[i] != nil; i++ { // nil: not read, after a failure
-		d, err := l.docs[i].get()
-		if err == nil {
-			err = l.hit(i, d, &buf)
+	if l.docs != nil {
+		// Entries after a record that could not be read were not read.
+		for hi > lo && l.docs[hi-1] == nil {
+			hi--
 		}
-		if err != nil {
+	}
+	for ; i < hi; i++ {
+		if err := l.hit(i, &buf); err != nil {
 			l.fail(i, err)
 			return
 		}
 	}
 }
 
-// hit checks entry i of document d and re-derives its event into out[i],
-// appending its span bytes to buf.
-func (l *entityLookup) hit(i int, d *Document, buf *[]byte) error {
+// hit checks entry i and re-derives its event into out[i], appending its
+// span bytes to buf.
+func (l *entityLookup) hit(i int, buf *[]byte) error {
 	r := l.refs[i]
 	sp, ok := index.DecodeEntitySpan(r.Seq, r.Event, l.values[i])
 	corrupt := func(why string) error {
-		return fmt.Errorf("document %s (%s): %w: entity index entry for event %d (line %d) %s",
-			d.Label(), d.SHA256, ErrCorrupt, r.Event+1, sp.Line, why)
+		return &entryError{seq: r.Seq, event: r.Event, line: sp.Line, why: why}
 	}
 	if !ok && len(l.values[i]) >= index.SpanHeaderSize {
 		return corrupt("does not match its digest (run `chronicle check`, then `chronicle reindex`)")
@@ -493,19 +542,24 @@ func (l *entityLookup) hit(i int, d *Document, buf *[]byte) error {
 	if !ok {
 		return corrupt("is malformed")
 	}
-	if sp.ByteStart+uint64(len(sp.Text)) > uint64(d.SourceSize) || sp.Line == 0 {
-		return corrupt("lies outside the document")
-	}
-	profile := engine.ProfileV2
-	if d.Version == 1 {
+	var profile engine.Profile
+	switch sp.Doc.Version {
+	case 1:
 		profile = engine.ProfileV1
+	case 2:
+		profile = engine.ProfileV2
+	default:
+		return corrupt(fmt.Sprintf("names store version %d", sp.Doc.Version))
+	}
+	if sp.Line == 0 {
+		return corrupt("lies outside the document")
 	}
 	start := len(*buf)
 	*buf = append(*buf, sp.Text...)
 	text := (*buf)[start:len(*buf):len(*buf)]
 	// ExtractLine hashes the span for the event; comparing that with
 	// the kept digest re-hashes the span without a second SHA-256.
-	e, ok, err := engine.ExtractLine(d.SHA256, int(sp.Line), int(sp.ByteStart), text, profile)
+	e, ok, err := engine.ExtractLine(sp.Doc.SHA256, int(sp.Line), int(sp.ByteStart), text, profile)
 	if ok && e.SpanHash != sp.SpanHash {
 		return corrupt("does not hash to its span digest")
 	}
@@ -516,8 +570,54 @@ func (l *entityLookup) hit(i int, d *Document, buf *[]byte) error {
 	if err != nil || !ok || field != l.name || (r.Role != index.RoleSubject && r.Role != index.RoleObject) {
 		return corrupt("does not re-derive to an event naming it")
 	}
-	l.out[i] = EntityHit{Doc: d, Event: e, Index: r.Event, Role: r.Role, Text: text}
+	l.out[i] = EntityHit{Document: sp.Doc.SHA256, Seq: r.Seq, Event: e, Index: r.Event, Role: r.Role, Text: text}
+	if l.docs == nil {
+		return nil
+	}
+	// The record must be the document the kept span names, in the store
+	// version it names.
+	d, err := l.docs[i].get()
+	if err != nil {
+		return err
+	}
+	if d.SHA256 != sp.Doc.SHA256 || d.Version != int(sp.Doc.Version) {
+		return corrupt(fmt.Sprintf("names document %s (store version %d) (run `chronicle check`, then `chronicle reindex`)", Digest(sp.Doc.SHA256), sp.Doc.Version))
+	}
+	l.out[i].Doc = d
 	return nil
+}
+
+// entryError is a damaged entity index entry: the document it belongs to
+// is named once the lookup is over (nameEntry), on the transaction's
+// goroutine, since the lookup itself reads no record.
+type entryError struct {
+	seq   uint64
+	event int
+	line  uint64
+	why   string
+	doc   string // "label (sha256)", or "#seq" when its record cannot be read
+}
+
+func (e *entryError) Error() string {
+	doc := e.doc
+	if doc == "" {
+		doc = fmt.Sprintf("#%d", e.seq)
+	}
+	return fmt.Sprintf("document %s: %v: entity index entry for event %d (line %d) %s", doc, ErrCorrupt, e.event+1, e.line, e.why)
+}
+
+func (e *entryError) Unwrap() error { return ErrCorrupt }
+
+// nameEntry names the document of a damaged entry in err by its record,
+// when the record can be read.
+func nameEntry(tx *bolt.Tx, err error) error {
+	var e *entryError
+	if errors.As(err, &e) && e.doc == "" {
+		if d, derr := docBySeq(tx, e.seq); derr == nil {
+			e.doc = fmt.Sprintf("%s (%s)", d.Label(), d.SHA256)
+		}
+	}
+	return err
 }
 
 // EntityNames lists known entity names starting with prefix and how many
@@ -576,7 +676,7 @@ func (a *Archive) checkDocIndex(tx *bolt.Tx, d *Document, ic *indexCheck) []Prob
 	if !index.CheckLines(tx, d.Seq, src, d.ChunkSize) {
 		problems = append(problems, Problem{Doc: d.Label(), Detail: "line index does not match the document (run `chronicle reindex`)"})
 	}
-	if n, err := index.CheckEntities(tx, d.Seq, events, src); err != nil || n > 0 {
+	if n, err := index.CheckEntities(tx, d.Seq, spanDoc(d), events, src); err != nil || n > 0 {
 		problems = append(problems, Problem{Doc: d.Label(), Detail: fmt.Sprintf("entity index misses %d entries of the document (run `chronicle reindex`)%s", n, errSuffix(err))})
 	}
 	return problems

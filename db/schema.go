@@ -19,7 +19,7 @@ import (
 // SchemaVersion is the layout this package reads and writes. Older archives
 // are upgraded on open by the registered steps below, all in one write
 // transaction; newer ones are refused.
-const SchemaVersion = 16
+const SchemaVersion = 17
 
 // bucketOriginals keeps original V1/V2 receipt files imported beside their
 // stores (schema 2): document SHA-256 ‖ SHA-256 of the receipt bytes →
@@ -109,6 +109,25 @@ var Upgrades = []Upgrade{
 				return err
 			}
 			return rebuildReceiptIndexes(tx)
+		}},
+	{From: 16, Summary: "keep each event's document digest and store version beside its span in the entity index, so entity and settle read no document record to re-derive their events",
+		Apply: func(a *Archive, tx *bolt.Tx) error {
+			if a.reindexed { // a rebuild started by an earlier step writes them
+				return nil
+			}
+			err := index.UpgradeSpans(tx, func(seq uint64) (index.SpanDoc, error) {
+				d, err := docBySeq(tx, seq)
+				if err != nil {
+					return index.SpanDoc{}, err
+				}
+				return spanDoc(d), nil
+			})
+			if errors.Is(err, index.ErrDamaged) {
+				// Damaged spans or records: rebuild the indexes from the
+				// documents instead (check names what cannot be read).
+				return a.reindexOnce(tx)
+			}
+			return err
 		}},
 }
 

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/casper-chronicle/chronicle/engine/settle"
@@ -36,8 +37,8 @@ import (
 // CrossSettlement is the answer to a settlement question across documents.
 type CrossSettlement struct {
 	Result *settle.Settlement // its JSON is the canonical result (CONTRACT 5.1, each evidence naming its document)
-	// Docs are the documents whose events name a candidate borrower or
-	// lender (those the answer read), in import order.
+	// Docs are the documents the answer cites (those of its evidence), in
+	// import order.
 	Docs []*Document
 	// Chosen is the chosen set in import order; nil for documents #1..#UpTo.
 	Chosen []*Document
@@ -57,18 +58,7 @@ func (c *CrossSettlement) Doc(digest [32]byte) *Document {
 
 // Participants are the documents that hold evidence of the answer, in
 // import order.
-func (c *CrossSettlement) Participants() []*Document {
-	var out []*Document
-	for _, d := range c.Docs {
-		for _, e := range c.Result.Evidence {
-			if e.Document == d.SHA256 {
-				out = append(out, d)
-				break
-			}
-		}
-	}
-	return out
-}
+func (c *CrossSettlement) Participants() []*Document { return c.Docs }
 
 // ErrNoDocuments: a chosen set is empty.
 var ErrNoDocuments = errors.New("no documents chosen")
@@ -120,14 +110,22 @@ func importOrder(docs []*Document) []*Document {
 	return slices.CompactFunc(set, func(x, y *Document) bool { return x.Seq == y.Seq })
 }
 
-// settleOver gathers the sequence of the documents keep admits and runs
-// the reasoner over it.
+// settleOver gathers the sequence of the documents keep admits, runs the
+// reasoner over it and reads the records of the documents it cites.
 func (a *Archive) settleOver(question string, keep func(seq uint64) bool) (*CrossSettlement, error) {
-	seq, docs, err := a.gatherSequence(question, keep)
+	seq, seqOf, err := a.gatherSequence(question, keep)
 	if err != nil {
 		return nil, err
 	}
 	res, err := settle.EvaluateSequence(seq, question)
+	if err != nil {
+		return nil, err
+	}
+	cited := map[uint64]Digest{}
+	for _, e := range res.Evidence {
+		cited[seqOf[e.Document]] = e.Document
+	}
+	docs, err := a.docsBySeq(cited)
 	if err != nil {
 		return nil, err
 	}
@@ -136,18 +134,25 @@ func (a *Archive) settleOver(question string, keep func(seq uint64) bool) (*Cros
 
 // gatherSequence returns the events of the admitted documents that name a
 // candidate borrower of the question as subject or a candidate lender as
-// object, in import then source order, and their documents.
-func (a *Archive) gatherSequence(question string, keep func(seq uint64) bool) ([]settle.SequenceEvent, []*Document, error) {
-	borrowers, lenders := map[string]bool{}, map[string]bool{}
+// object, in import then source order, and the sequence number of each
+// of their documents.
+func (a *Archive) gatherSequence(question string, keep func(seq uint64) bool) ([]settle.SequenceEvent, map[Digest]uint64, error) {
+	roles := map[string]index.Role{} // the role of each name, 0 for both
 	var names []string
 	for _, p := range settle.Candidates(question) {
-		for _, n := range []string{p.Borrower, p.Lender} {
-			if !borrowers[n] && !lenders[n] {
-				names = append(names, n)
+		for _, c := range []struct {
+			name string
+			role index.Role
+		}{{p.Borrower, index.RoleSubject}, {p.Lender, index.RoleObject}} {
+			r, seen := roles[c.name]
+			switch {
+			case !seen:
+				names = append(names, c.name)
+				roles[c.name] = c.role
+			case r != c.role:
+				roles[c.name] = 0
 			}
 		}
-		borrowers[p.Borrower] = true
-		lenders[p.Lender] = true
 	}
 	type key struct {
 		seq   uint64
@@ -155,17 +160,13 @@ func (a *Archive) gatherSequence(question string, keep func(seq uint64) bool) ([
 	}
 	picked := map[key]*EntityHit{}
 	for _, n := range names {
-		hits, err := a.Entity(n)
+		hits, err := a.entity(entityQuery{name: n, role: roles[n]})
 		if err != nil {
 			return nil, nil, err
 		}
 		for i := range hits {
-			h := &hits[i]
-			if !keep(h.Doc.Seq) {
-				continue
-			}
-			if (h.Role == index.RoleSubject && borrowers[n]) || (h.Role == index.RoleObject && lenders[n]) {
-				picked[key{h.Doc.Seq, h.Index}] = h
+			if h := &hits[i]; keep(h.Seq) {
+				picked[key{h.Seq, h.Index}] = h
 			}
 		}
 	}
@@ -177,15 +178,59 @@ func (a *Archive) gatherSequence(question string, keep func(seq uint64) bool) ([
 		return cmp.Or(cmp.Compare(x.seq, y.seq), cmp.Compare(x.event, y.event))
 	})
 	seq := make([]settle.SequenceEvent, len(keys))
-	var docs []*Document
+	seqOf := map[Digest]uint64{}
 	for i, k := range keys {
 		h := picked[k]
-		seq[i] = settle.SequenceEvent{Document: h.Doc.SHA256, Index: h.Index, Event: h.Event, Text: string(h.Text)}
-		if len(docs) == 0 || docs[len(docs)-1].Seq != k.seq {
-			docs = append(docs, h.Doc)
-		}
+		seq[i] = settle.SequenceEvent{Document: h.Document, Index: h.Index, Event: h.Event, Text: string(h.Text)}
+		seqOf[h.Document] = k.seq
 	}
-	return seq, docs, nil
+	return seq, seqOf, nil
+}
+
+// AttachDocs reads into each hit's Doc the record of its document (for
+// hits of EntityEvents), which must be the document the hit names.
+func (a *Archive) AttachDocs(hits []EntityHit) error {
+	want := map[uint64]Digest{}
+	for _, h := range hits {
+		want[h.Seq] = h.Document
+	}
+	docs, err := a.docsBySeq(want)
+	if err != nil {
+		return err
+	}
+	bySeq := make(map[uint64]*Document, len(docs))
+	for _, d := range docs {
+		bySeq[d.Seq] = d
+	}
+	for i := range hits {
+		h := &hits[i]
+		if d := bySeq[h.Seq]; d.SHA256 != h.Document {
+			return misnamed(d, h.Document)
+		}
+		h.Doc = bySeq[h.Seq]
+	}
+	return nil
+}
+
+// docsBySeq reads the records of the documents numbered in want, each of
+// which must be the document its digest names, in import order.
+func (a *Archive) docsBySeq(want map[uint64]Digest) ([]*Document, error) {
+	seqs := slices.Sorted(maps.Keys(want))
+	docs := make([]*Document, 0, len(seqs))
+	err := a.bolt.View(func(tx *bolt.Tx) error {
+		for _, s := range seqs {
+			d, err := docBySeq(tx, s)
+			if err != nil {
+				return err
+			}
+			if d.SHA256 != want[s] {
+				return misnamed(d, want[s])
+			}
+			docs = append(docs, d)
+		}
+		return nil
+	})
+	return docs, err
 }
 
 // SettleResult is the canonical result a settle receipt binds: the
@@ -277,4 +322,10 @@ func (a *Archive) replaySettle(r *SetReceipt, docs []*Document) ([]byte, error) 
 		return nil, err
 	}
 	return SettleResult(c), nil
+}
+
+// misnamed is the error of an entity index entry naming document other
+// where d's sequence number is.
+func misnamed(d *Document, other Digest) error {
+	return fmt.Errorf("document %s (%s): %w: the entity index names document %s as #%d (run `chronicle check`, then `chronicle reindex`)", d.Label(), d.SHA256, ErrCorrupt, other, d.Seq)
 }

@@ -50,12 +50,22 @@ func entityKey(name string, seq uint64, event int, role Role) []byte {
 	return append(k, byte(role))
 }
 
+// SpanDoc is what every kept span says of its document: its SHA-256 and
+// its store version (whose grammar profile re-derives the event), so that
+// a lookup re-derives and names each event without reading the document's
+// record.
+type SpanDoc struct {
+	SHA256  [32]byte
+	Version byte // the store version: 1 or 2
+}
+
 // AddEntities records the subject and object of every event of document
-// seq, and keeps what each event was extracted from (line number,
-// byte_start, span digest and span bytes: EntitySpan) so that a lookup can
-// re-derive the whole event from the index alone (engine.ExtractLine)
-// without decompressing the document. src is the document's source.
-func AddEntities(tx *bolt.Tx, seq uint64, events []engine.Event, src []byte) error {
+// seq, and keeps what each event was extracted from (the document, line
+// number, byte_start, span digest and span bytes: EntitySpan) so that a
+// lookup can re-derive the whole event from the index alone
+// (engine.ExtractLine) without reading the document. src is the document's
+// source.
+func AddEntities(tx *bolt.Tx, seq uint64, doc SpanDoc, events []engine.Event, src []byte) error {
 	b, spans := tx.Bucket(bucketEntities), tx.Bucket(bucketSpans)
 	if b == nil || spans == nil {
 		return fmt.Errorf("index: %s or %s bucket missing", bucketEntities, bucketSpans)
@@ -70,7 +80,7 @@ func AddEntities(tx *bolt.Tx, seq uint64, events []engine.Event, src []byte) err
 	added := map[string]uint64{}
 	var order []string
 	for i := range events {
-		v, err := entityValue(seq, i, &events[i], src)
+		v, err := entityValue(seq, i, doc, &events[i], src)
 		if err != nil {
 			return err
 		}
@@ -208,10 +218,10 @@ func spanKey(seq uint64, event int) []byte {
 	return binary.BigEndian.AppendUint32(binary.BigEndian.AppendUint64(make([]byte, 0, 12), seq), uint32(event))
 }
 
-// entityValue is line (u64 BE) ‖ byte_start (u64 BE) ‖ span SHA-256 ‖ tag
-// ‖ span, where tag binds the header to its key (spanTag); the span bytes
-// are bound by their SHA-256.
-func entityValue(seq uint64, event int, e *engine.Event, src []byte) ([]byte, error) {
+// entityValue is line (u64 BE) ‖ byte_start (u64 BE) ‖ span SHA-256 ‖
+// document SHA-256 ‖ store version ‖ tag ‖ span, where tag binds the
+// header to its key (spanTag); the span bytes are bound by their SHA-256.
+func entityValue(seq uint64, event int, doc SpanDoc, e *engine.Event, src []byte) ([]byte, error) {
 	if e.ByteStart > e.ByteEnd || e.ByteEnd > uint64(len(src)) {
 		return nil, fmt.Errorf("index: event span %d..%d outside the %d-byte source", e.ByteStart, e.ByteEnd, len(src))
 	}
@@ -219,12 +229,15 @@ func entityValue(seq uint64, event int, e *engine.Event, src []byte) ([]byte, er
 	v = binary.BigEndian.AppendUint64(v, e.LineStart)
 	v = binary.BigEndian.AppendUint64(v, e.ByteStart)
 	v = append(v, e.SpanHash[:]...)
+	v = append(v, doc.SHA256[:]...)
+	v = append(v, doc.Version)
 	v = append(v, spanTag(seq, event, v)...)
 	return append(v, src[e.ByteStart:e.ByteEnd]...), nil
 }
 
 // spanTag is the first 8 bytes of the SHA-256 of a kept span's key and the
-// first 48 bytes of its value (line, byte_start, span digest).
+// 81 bytes of its value before the tag (line, byte_start, span digest,
+// document digest, store version).
 func spanTag(seq uint64, event int, head []byte) []byte {
 	h := sha256.New()
 	h.Write(spanKey(seq, event))
@@ -234,6 +247,7 @@ func spanTag(seq uint64, event int, head []byte) []byte {
 
 // EntitySpan is what an entity entry keeps of its event.
 type EntitySpan struct {
+	Doc       SpanDoc
 	Line      uint64
 	ByteStart uint64
 	SpanHash  [32]byte
@@ -241,9 +255,9 @@ type EntitySpan struct {
 }
 
 // SpanHeaderSize is the size of a kept span's fixed part: line (u64 BE),
-// byte_start (u64 BE), span SHA-256 and the tag binding them to the key;
-// the span bytes follow.
-const SpanHeaderSize = 56
+// byte_start (u64 BE), span SHA-256, document SHA-256, store version and
+// the tag binding them to the key; the span bytes follow.
+const SpanHeaderSize = 89
 
 // DecodeEntitySpan decodes the kept span value v (Spans.Value) of event
 // `event` of document seq. Text aliases v: it is valid only as long as v
@@ -255,6 +269,8 @@ func DecodeEntitySpan(seq uint64, event int, v []byte) (sp EntitySpan, ok bool) 
 	}
 	sp = EntitySpan{Line: binary.BigEndian.Uint64(v), ByteStart: binary.BigEndian.Uint64(v[8:]), Text: v[SpanHeaderSize:]}
 	copy(sp.SpanHash[:], v[16:48])
+	copy(sp.Doc.SHA256[:], v[48:80])
+	sp.Doc.Version = v[80]
 	return sp, true
 }
 
@@ -456,13 +472,13 @@ func EntityNames(tx *bolt.Tx, prefix string) ([]NameCount, error) {
 
 // CheckEntities counts the entity entries of document seq's events that are
 // missing from the index, and kept spans that differ from the event's.
-func CheckEntities(tx *bolt.Tx, seq uint64, events []engine.Event, src []byte) (missing int, err error) {
+func CheckEntities(tx *bolt.Tx, seq uint64, doc SpanDoc, events []engine.Event, src []byte) (missing int, err error) {
 	b, spans := tx.Bucket(bucketEntities), tx.Bucket(bucketSpans)
 	if b == nil || spans == nil {
 		return 0, fmt.Errorf("index: %s or %s bucket missing", bucketEntities, bucketSpans)
 	}
 	for i := range events {
-		want, err := entityValue(seq, i, &events[i], src)
+		want, err := entityValue(seq, i, doc, &events[i], src)
 		if err != nil {
 			return 0, err
 		}

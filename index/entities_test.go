@@ -32,7 +32,7 @@ func addEntityDocs(t *testing.T, db *bolt.DB) {
 	t.Helper()
 	require.NoError(t, db.Update(func(tx *bolt.Tx) error {
 		for _, s := range []uint64{300, 3, 64, 1} {
-			if err := AddEntities(tx, s, entityDocs[s], nil); err != nil {
+			if err := AddEntities(tx, s, testSpanDoc(s), entityDocs[s], nil); err != nil {
 				return err
 			}
 		}
@@ -117,7 +117,7 @@ func TestCheckAndStrayEntities(t *testing.T) {
 		missing = map[uint64]int{}
 		require.NoError(t, db.View(func(tx *bolt.Tx) error {
 			for s, evs := range entityDocs {
-				n, err := CheckEntities(tx, s, evs, nil)
+				n, err := CheckEntities(tx, s, testSpanDoc(s), evs, nil)
 				require.NoError(t, err)
 				missing[s] = n
 			}
@@ -283,7 +283,7 @@ func TestEntityKeyChangedIsDamage(t *testing.T) {
 		got, err := Entity(tx, "Ali")
 		require.NoError(t, err)
 		require.Len(t, got, 2)
-		missing, err := CheckEntities(tx, 3, entityDocs[3], nil)
+		missing, err := CheckEntities(tx, 3, testSpanDoc(3), entityDocs[3], nil)
 		require.NoError(t, err)
 		require.Equal(t, 1, missing)
 		stray, err := StrayEntities(tx, func(uint64, int, Role, string) bool { return true })

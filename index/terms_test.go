@@ -532,7 +532,7 @@ func TestMissingBuckets(t *testing.T) {
 	defer b.Close()
 	require.NoError(t, b.Update(func(tx *bolt.Tx) error {
 		require.Error(t, AddTerms(tx, 1, []byte("x")))
-		require.Error(t, AddEntities(tx, 1, nil, nil))
+		require.Error(t, AddEntities(tx, 1, SpanDoc{}, nil, nil))
 		_, err := Candidates(tx, 1, [][]byte{[]byte("x")})
 		require.Error(t, err)
 		_, _, _, err = CheckTerms(tx, 1, nil)
@@ -545,7 +545,7 @@ func TestMissingBuckets(t *testing.T) {
 		require.Error(t, err)
 		_, err = EntityNames(tx, "")
 		require.Error(t, err)
-		_, err = CheckEntities(tx, 1, nil, nil)
+		_, err = CheckEntities(tx, 1, SpanDoc{}, nil, nil)
 		require.Error(t, err)
 		_, err = StrayEntities(tx, nil)
 		require.Error(t, err)

@@ -518,28 +518,29 @@ func (h *handler) entity(w http.ResponseWriter, r *http.Request) {
 	}
 	d := entityData{Name: name}
 	if !h.archive(w, "entity", func(a *db.Archive) error {
-		res, err := commands.Entity(a, in, false)
+		first := (pageNo - 1) * EntityPage
+		res, err := commands.EntityPage(a, in, first, EntityPage)
 		if err != nil {
 			return err
 		}
 		// The debts come from every event; the page shows EntityPage
-		// of them (the template is most of the time of a name with
-		// thousands).
-		d.Total = len(res.Hits)
-		first := min((pageNo-1)*EntityPage, len(res.Hits))
-		last := min(first+EntityPage, len(res.Hits))
+		// of them, and reads only their documents' records (the
+		// template and the records were most of the time of a name
+		// with thousands).
+		d.Total = len(res.Events)
+		first = min(first, len(res.Events))
 		d.From = first + 1
 		q := url.Values{"name": {name}}
 		if pageNo > 1 {
 			q.Set("page", strconv.Itoa(pageNo-1))
 			d.Prev = "/entity?" + q.Encode()
 		}
-		if last < len(res.Hits) {
+		if first+len(res.Page) < len(res.Events) {
 			q.Set("page", strconv.Itoa(pageNo+1))
 			d.Next = "/entity?" + q.Encode()
 		}
-		for i := first; i < last; i++ {
-			hit := &res.Hits[i]
+		for i := range res.Page {
+			hit := &res.Page[i]
 			v := eventOf(hit.Doc.SHA256.String(), hit.Doc.Label(), &hit.Event, hit.Text)
 			v.Role = "object"
 			if hit.Role == 1 {
@@ -547,7 +548,7 @@ func (h *handler) entity(w http.ResponseWriter, r *http.Request) {
 			}
 			d.Events = append(d.Events, v)
 		}
-		debts, err := commands.DebtsOf(a, res.Hits)
+		debts, err := commands.DebtsOf(a, res.Events)
 		if err != nil {
 			return err
 		}
