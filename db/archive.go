@@ -3,6 +3,7 @@ package db
 import (
 	"errors"
 	"fmt"
+	"golang.org/x/mod/sumdb/note"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -69,6 +70,8 @@ type Archive struct {
 	batch        *termBatch  // the grams of a batch waiting for the term index (BeginBatch)
 	enc          lazyEncoder // codecs.go
 	dec          lazyDecoder
+	signer       note.Signer   // signs the log's checkpoints (LogSigner); nil: left unsigned
+	verifier     note.Verifier // the key check holds the signed checkpoint to (LogVerifier)
 }
 
 // Options tune Open.

@@ -26,4 +26,5 @@ var BucketSince = map[string]int{
 	"docorder":      16, // step 15 -> 16 builds it
 	"receiptcounts": 16, // and these two
 	"receiptorder":  16,
+	"log":           18, // step 17 -> 18 builds it
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/casper-chronicle/chronicle/engine/archivelog"
 	"sort"
 	"time"
 
@@ -244,7 +245,10 @@ func (a *Archive) CheckClaimsWith(data []byte, opts ClaimOptions) (*ClaimReport,
 				}
 			}
 		}
-		return b.Put(key, value)
+		if err := b.Put(key, value); err != nil {
+			return err
+		}
+		return appendLeaf(tx, &archivelog.Leaf{Kind: archivelog.KindClaims, Namespace: f.Namespace, RunID: f.RunID, SHA256: f.SHA256})
 	})
 	if err != nil {
 		return nil, err

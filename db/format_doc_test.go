@@ -2,11 +2,16 @@ package db_test
 
 import (
 	"bytes"
+	"crypto/ed25519"
+	"crypto/rand"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"golang.org/x/mod/sumdb/note"
+	"golang.org/x/mod/sumdb/tlog"
 	"hash/crc32"
 	"hash/crc64"
 	"maps"
@@ -379,6 +384,11 @@ func TestFormatDocRecordMembers(t *testing.T) {
 func TestFormatDocVerifier(t *testing.T) {
 	path := newPath(t)
 	a := openArchive(t, path)
+	skey, vkey, err := note.GenerateKey(rand.Reader, "chronicle-test")
+	require.NoError(t, err)
+	signer, err := note.NewSigner(skey)
+	require.NoError(t, err)
+	a.LogSigner(signer)
 	samples, err := filepath.Glob("../testdata/samples/*.txt")
 	require.NoError(t, err)
 	stories, err := filepath.Glob("../testdata/stories/*.txt")
@@ -402,16 +412,17 @@ func TestFormatDocVerifier(t *testing.T) {
 	require.NoError(t, a.Close())
 
 	rawView(t, path, func(tx *bolt.Tx) error {
-		v := &formatVerifier{t: t, tx: tx}
+		v := &formatVerifier{t: t, tx: tx, verifierKey: vkey}
 		v.run()
 		return nil
 	})
 }
 
 type formatVerifier struct {
-	t    *testing.T
-	tx   *bolt.Tx
-	docs map[string]*formatRecord // by key
+	t           *testing.T
+	tx          *bolt.Tx
+	verifierKey string                   // the note verifier key that signs the log's checkpoints
+	docs        map[string]*formatRecord // by key
 	// postings: each gram key's bitmap (grams level)
 	postings map[string]uint64
 }
@@ -462,6 +473,113 @@ func (v *formatVerifier) run() {
 	v.grams()
 	v.entities()
 	v.lines()
+	v.log()
+}
+
+// mth is RFC 6962's Merkle Tree Hash of leaves, by its definition (2.1):
+// the test's own tree hashing, independent of the code under test.
+func mth(leaves [][]byte) [32]byte {
+	switch len(leaves) {
+	case 0:
+		return sha256.Sum256(nil)
+	case 1:
+		return sha256.Sum256(append([]byte{0}, leaves[0]...))
+	}
+	k := 1
+	for k*2 < len(leaves) {
+		k *= 2
+	}
+	l, r := mth(leaves[:k]), mth(leaves[k:])
+	return sha256.Sum256(append(append([]byte{1}, l[:]...), r[:]...))
+}
+
+// log checks the log: leaves 0..n-1 and nothing else numbered, each a
+// one-line JSON object opening with its kind; a document leaf per record
+// and a receipt leaf per kept receipt, with their digests; the subject
+// entries; each leaf's stored hash; and the signed checkpoint: its text
+// (origin, size, root by RFC 6962 over the leaves) and its Ed25519
+// signature over that text, checked with crypto/ed25519.
+func (v *formatVerifier) log() {
+	t := v.t
+	b := v.bucket("log")
+	n := int(b.Sequence())
+	var leaves [][]byte
+	kinds := map[string]int{}
+	docLeaves := map[string]int{}
+	receiptLeaves := map[uint64]string{}
+	subjects := 0
+	require.NoError(t, b.ForEach(func(k, val []byte) error {
+		switch {
+		case k[0] == 'l' && len(k) == 9:
+			require.Equal(t, uint64(len(leaves)), binary.BigEndian.Uint64(k[1:]), "leaves numbered from 0 without gaps")
+			leaves = append(leaves, bytes.Clone(val))
+			var m map[string]any
+			require.NoError(t, json.Unmarshal(val, &m))
+			require.True(t, bytes.HasPrefix(val, []byte(`{"kind":"`)))
+			kind := m["kind"].(string)
+			kinds[kind]++
+			switch kind {
+			case "document":
+				docLeaves[m["sha256"].(string)]++
+				require.Equal(t, float64(v.docs[mustHex(t, m["sha256"].(string))].SourceSize), m["size"])
+			case "receipt":
+				receiptLeaves[uint64(m["number"].(float64))] = m["sha256"].(string)
+			}
+		case k[0] == 'h' && len(k) == 9:
+			require.Len(t, val, 32)
+		case k[0] == 'x' && len(k) == 42:
+			require.Empty(t, val)
+			subjects++
+		default:
+			require.Contains(t, []string{"origin", "checkpoint"}, string(k))
+		}
+		return nil
+	}))
+	require.Len(t, leaves, n, "the bucket's sequence counts the leaves")
+	require.Equal(t, n, subjects, "one subject entry per leaf")
+	for i, l := range leaves {
+		h := sha256.Sum256(append([]byte{0}, l...))
+		require.Equal(t, h[:], b.Get(binary.BigEndian.AppendUint64([]byte{'h'}, uint64(tlog.StoredHashIndex(0, int64(i))))), "leaf %d's stored hash", i)
+	}
+	require.Len(t, docLeaves, len(v.docs), "a document leaf per record")
+	for sha, c := range docLeaves {
+		require.Equal(t, 1, c, sha)
+	}
+	receipts := v.bucket("receipts")
+	require.Len(t, receiptLeaves, int(receipts.Sequence()), "a receipt leaf per kept receipt")
+	require.NoError(t, receipts.ForEach(func(k, val []byte) error {
+		num := binary.BigEndian.Uint64(val)
+		require.Equal(t, hex.EncodeToString(k[32:]), receiptLeaves[num], "receipt %d", num)
+		return nil
+	}))
+	require.Positive(t, kinds["name"], "a document under two names")
+
+	origin := string(b.Get([]byte("origin")))
+	require.Regexp(t, `^chronicle\.archive/[0-9a-f]{32}$`, origin)
+	signed := string(b.Get([]byte("checkpoint")))
+	root := mth(leaves)
+	text := fmt.Sprintf("%s\n%d\n%s\n", origin, n, base64.StdEncoding.EncodeToString(root[:]))
+	require.True(t, strings.HasPrefix(signed, text+"\n"), "checkpoint text: %q", signed)
+	sigLine := strings.TrimPrefix(signed, text+"\n")
+	parts := strings.Split(strings.TrimSuffix(sigLine, "\n"), " ")
+	require.Len(t, parts, 3)
+	require.Equal(t, "\u2014", parts[0])
+	require.Equal(t, "chronicle-test", parts[1])
+	sig, err := base64.StdEncoding.DecodeString(parts[2])
+	require.NoError(t, err)
+	vk := strings.SplitN(v.verifierKey, "+", 3) // name, key hash, key (whose base64 may hold a +)
+	pub, err := base64.StdEncoding.DecodeString(vk[2])
+	require.NoError(t, err)
+	require.Equal(t, byte(1), pub[0], "algorithm Ed25519")
+	require.Len(t, sig, 4+ed25519.SignatureSize)
+	require.True(t, ed25519.Verify(ed25519.PublicKey(pub[1:]), []byte(text), sig[4:]), "the checkpoint's signature")
+}
+
+// mustHex is the key of a record by its digest in hex.
+func mustHex(t *testing.T, s string) string {
+	b, err := hex.DecodeString(s)
+	require.NoError(t, err)
+	return string(b)
 }
 
 // records checks every document record, its chunks, its event frame and

@@ -185,6 +185,9 @@ func (a *Archive) ingestIn(tx *bolt.Tx, lp *lazyPrepared, names []string, file *
 	if err := a.attachNames(tx, d, names, res); err != nil {
 		return nil, nil, err
 	}
+	if err := logDocument(tx, d, !res.Reused, res.Added); err != nil {
+		return nil, nil, err
+	}
 	if file != nil {
 		if err := attachSource(tx, d, file.path, file.abs); err != nil {
 			return nil, nil, err

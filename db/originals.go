@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/casper-chronicle/chronicle/engine/archivelog"
 	"sort"
 
 	"github.com/casper-chronicle/chronicle/engine"
@@ -62,6 +63,7 @@ func (a *Archive) ImportStore(s *engine.Store, storeBytes []byte, names []string
 	committed := func() {}
 	err := a.update(func(tx *bolt.Tx) error {
 		var d *Document
+		fresh := false // stored by this transaction
 		if raw := tx.Bucket(bucketDocs).Get(s.Document[:]); raw != nil {
 			var err error
 			if d, err = decodeDocument(s.Document[:], raw); err != nil {
@@ -77,6 +79,7 @@ func (a *Archive) ImportStore(s *engine.Store, storeBytes []byte, names []string
 			if d, committed, err = a.putDocument(tx, p); err != nil {
 				return err
 			}
+			fresh = true
 		}
 		if res.Conflict {
 			// Nothing changes: no name may point at a store that is not
@@ -86,6 +89,9 @@ func (a *Archive) ImportStore(s *engine.Store, storeBytes []byte, names []string
 		}
 		ir := &IngestResult{}
 		if err := a.attachNames(tx, d, names, ir); err != nil {
+			return err
+		}
+		if err := logDocument(tx, d, fresh, ir.Added); err != nil {
 			return err
 		}
 		res.Doc, res.Added, res.Moved = d, ir.Added, ir.Moved
@@ -107,6 +113,9 @@ func (a *Archive) ImportStore(s *engine.Store, storeBytes []byte, names []string
 				return err
 			}
 			if err := b.Put(key, v); err != nil {
+				return err
+			}
+			if err := appendLeaf(tx, &archivelog.Leaf{Kind: archivelog.KindOriginal, SHA256: d.SHA256, Receipt: id, Name: o.Name}); err != nil {
 				return err
 			}
 			res.Receipts++

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/casper-chronicle/chronicle/engine/archivelog"
 	"maps"
 	"runtime/debug"
 	"slices"
@@ -180,6 +181,9 @@ func putReceiptBytes(tx *bolt.Tx, key, data []byte) error {
 		return err
 	}
 	if err := putReceiptOrder(tx, seq, key); err != nil {
+		return err
+	}
+	if err := appendLeaf(tx, &archivelog.Leaf{Kind: archivelog.KindReceipt, Number: seq, SHA256: sha256.Sum256(data)}); err != nil {
 		return err
 	}
 	return countReceipt(tx, data)

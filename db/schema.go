@@ -19,7 +19,7 @@ import (
 // SchemaVersion is the layout this package reads and writes. Older archives
 // are upgraded on open by the registered steps below, all in one write
 // transaction; newer ones are refused.
-const SchemaVersion = 17
+const SchemaVersion = 18
 
 // bucketOriginals keeps original V1/V2 receipt files imported beside their
 // stores (schema 2): document SHA-256 ‖ SHA-256 of the receipt bytes →
@@ -129,6 +129,8 @@ var Upgrades = []Upgrade{
 			}
 			return err
 		}},
+	{From: 17, Summary: "keep an append-only log of what the archive holds (documents, names, original receipts, kept receipts, claims checks) as an RFC 6962 tree, so signed checkpoints and proofs show nothing was removed or rewritten",
+		Apply: func(_ *Archive, tx *bolt.Tx) error { return buildLog(tx) }},
 }
 
 // addAbsoluteSources gives every name that is an absolute path its source
@@ -381,6 +383,9 @@ func (a *Archive) upgrade(version int) error {
 				}
 			}
 			if err := index.CreateBuckets(tx); err != nil {
+				return err
+			}
+			if _, err := createLog(tx); err != nil {
 				return err
 			}
 			if err := tx.Bucket(bucketMeta).Put(keyTotals, (&Totals{}).encode()); err != nil {

@@ -56,6 +56,9 @@ func (a *Archive) update(fn func(tx *bolt.Tx) error) error {
 				return indexDamage(tx, err)
 			}
 		}
+		if err := a.signLog(tx); err != nil {
+			return err
+		}
 		return a.guardWrite(tx, false)
 	})
 }

@@ -1,0 +1,211 @@
+package db
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+
+	"github.com/casper-chronicle/chronicle/engine/archivelog"
+	bolt "go.etcd.io/bbolt"
+	"golang.org/x/mod/sumdb/note"
+	"golang.org/x/mod/sumdb/tlog"
+)
+
+// LogVerifier sets the public key check holds the log's signed checkpoint
+// to (without one, check compares the checkpoint with the tree only).
+func (a *Archive) LogVerifier(v note.Verifier) { a.verifier = v }
+
+// logFacts is what the log's leaves say the archive holds.
+type logFacts struct {
+	docs      map[Digest]int64 // document leaf: the size
+	names     map[Digest]map[string]bool
+	receipts  map[uint64]Digest
+	claims    map[string]Digest // namespace ‖ 0 ‖ runId → file digest
+	originals map[[64]byte]bool // document ‖ receipt
+}
+
+// checkLog recomputes the log from its leaves and compares it with the
+// stored tree, the last checkpoint and what the archive holds: every
+// document, name, original receipt, kept receipt and claims check must
+// have its leaf, and every leaf must name something the archive still
+// holds.
+func (a *Archive) checkLog(tx *bolt.Tx, known map[Digest]*Document) []Problem {
+	var problems []Problem
+	add := func(format string, args ...any) {
+		problems = append(problems, Problem{Detail: "log: " + fmt.Sprintf(format, args...)})
+	}
+	b := tx.Bucket(bucketLog)
+	if b == nil {
+		add("the log bucket is missing")
+		return problems
+	}
+	n := int64(b.Sequence())
+	var hashes []tlog.Hash
+	reader := tlog.HashReaderFunc(func(idx []int64) ([]tlog.Hash, error) {
+		out := make([]tlog.Hash, len(idx))
+		for i, x := range idx {
+			if x >= int64(len(hashes)) {
+				return nil, fmt.Errorf("hash %d not computed", x)
+			}
+			out[i] = hashes[x]
+		}
+		return out, nil
+	})
+	f := &logFacts{docs: map[Digest]int64{}, names: map[Digest]map[string]bool{}, receipts: map[uint64]Digest{},
+		claims: map[string]Digest{}, originals: map[[64]byte]bool{}}
+	for i := range n {
+		data := b.Get(logKey(logLeaf, uint64(i)))
+		if data == nil {
+			add("leaf %d of %d is missing (the log was truncated or damaged; run `chronicle log verify` against a saved checkpoint)", i, n)
+			return problems
+		}
+		more, err := tlog.StoredHashes(i, data, reader)
+		if err != nil {
+			add("leaf %d: %v", i, err)
+			return problems
+		}
+		hashes = append(hashes, more...)
+		l, err := archivelog.ParseLeaf(data)
+		if err != nil {
+			add("leaf %d: %v", i, err)
+			continue
+		}
+		if b.Get(subjectKey(subjectKind(l.Kind), l.SHA256, uint64(i))) == nil {
+			add("leaf %d has no lookup entry (run `chronicle check` again after `chronicle reindex`)", i)
+		}
+		f.note(l)
+	}
+	if k, _ := b.Cursor().Seek(logKey(logLeaf, uint64(n))); k != nil && k[0] == logLeaf {
+		add("it holds leaves beyond its %d", n)
+	}
+	wrong := 0
+	for i, h := range hashes {
+		if !bytes.Equal(b.Get(logKey(logHash, uint64(i))), h[:]) {
+			wrong++
+		}
+	}
+	if wrong > 0 {
+		add("%d stored tree hashes do not match its leaves", wrong)
+	}
+	problems = append(problems, f.compare(tx, known)...)
+
+	signed := b.Get(keyLogCheckpoint)
+	if signed == nil {
+		return problems
+	}
+	c, err := checkpointText(signed)
+	if err == nil && a.verifier != nil {
+		c, err = archivelog.OpenSigned(signed, a.verifier)
+	}
+	switch {
+	case err != nil:
+		add("the signed checkpoint: %v", err)
+	case c.Origin != string(b.Get(keyLogOrigin)):
+		add("the signed checkpoint is of log %s, not of this archive's (%s)", c.Origin, b.Get(keyLogOrigin))
+	case c.Size > n:
+		add("the signed checkpoint has %d leaves, the log %d: leaves were removed", c.Size, n)
+	default:
+		if root, err := tlog.TreeHash(c.Size, reader); err != nil || root != c.Root {
+			add("the signed checkpoint of %d leaves does not match the log's leaves: they were rewritten", c.Size)
+		}
+	}
+	return problems
+}
+
+// note records what leaf l says the archive holds.
+func (f *logFacts) note(l *archivelog.Leaf) {
+	d := Digest(l.SHA256)
+	switch l.Kind {
+	case archivelog.KindDocument:
+		f.docs[d] = l.Size
+		f.name(d, l.Name)
+	case archivelog.KindName:
+		f.name(d, l.Name)
+	case archivelog.KindOriginal:
+		var k [64]byte
+		copy(k[:32], d[:])
+		copy(k[32:], l.Receipt[:])
+		f.originals[k] = true
+	case archivelog.KindReceipt:
+		f.receipts[l.Number] = d
+	case archivelog.KindClaims:
+		f.claims[l.Namespace+"\x00"+l.RunID] = d
+	}
+}
+
+func (f *logFacts) name(d Digest, name string) {
+	if f.names[d] == nil {
+		f.names[d] = map[string]bool{}
+	}
+	f.names[d][name] = true
+}
+
+// compare holds what the archive holds to the leaves, both ways.
+func (f *logFacts) compare(tx *bolt.Tx, known map[Digest]*Document) []Problem {
+	var problems []Problem
+	for sha, d := range known {
+		size, ok := f.docs[sha]
+		switch {
+		case !ok:
+			problems = append(problems, Problem{Doc: d.Label(), Detail: "log: the document has no leaf in the log"})
+			continue
+		case size != d.SourceSize:
+			problems = append(problems, Problem{Doc: d.Label(), Detail: fmt.Sprintf("log: the document's leaf says %d bytes, its record %d", size, d.SourceSize)})
+		}
+		for _, n := range d.Names {
+			if !f.names[sha][n] {
+				problems = append(problems, Problem{Doc: d.Label(), Detail: fmt.Sprintf("log: the name %q has no leaf in the log", n)})
+			}
+		}
+	}
+	for sha := range f.docs {
+		if known[sha] == nil {
+			problems = append(problems, Problem{Detail: fmt.Sprintf("log: document %s is in the log but not in the archive: it was removed", sha)})
+		}
+	}
+	if w, err := walkReceipts(tx); err == nil {
+		// An entry that does not open is reported by the receipts' own
+		// check; its number is unknown, so no leaf is called removed.
+		damaged := tx.Bucket(bucketReceipts).Stats().KeyN != len(w.order)
+		held := map[uint64]bool{}
+		for _, e := range w.order {
+			num := binary.BigEndian.Uint64(e.key)
+			held[num] = true
+			if got, ok := f.receipts[num]; !ok || got != Digest(e.value[32:64]) {
+				problems = append(problems, Problem{Detail: fmt.Sprintf("log: kept receipt #%d has no leaf with its digest in the log", num)})
+			}
+		}
+		for num := range f.receipts {
+			if !held[num] && !damaged {
+				problems = append(problems, Problem{Detail: fmt.Sprintf("log: receipt #%d is in the log but not kept: it was removed", num)})
+			}
+		}
+	}
+	held := map[string]bool{}
+	damaged := false
+	tx.Bucket(bucketClaims).ForEach(func(k, v []byte) error {
+		c, err := decodeCheck(k, v)
+		if err != nil {
+			damaged = true // the claims check reports it
+			return nil
+		}
+		key := c.Namespace + "\x00" + c.RunID
+		held[key] = true
+		if got, ok := f.claims[key]; !ok || got != c.FileSHA256 {
+			problems = append(problems, Problem{Detail: fmt.Sprintf("log: claims check %q/%q has no leaf with its file's digest in the log", c.Namespace, c.RunID)})
+		}
+		return nil
+	})
+	for key := range f.claims {
+		if !held[key] && !damaged {
+			problems = append(problems, Problem{Detail: fmt.Sprintf("log: claims check %q is in the log but not kept: it was removed", key)})
+		}
+	}
+	tx.Bucket(bucketOriginals).ForEach(func(k, _ []byte) error {
+		if len(k) == 64 && !f.originals[[64]byte(k)] {
+			problems = append(problems, Problem{Detail: fmt.Sprintf("log: original receipt %x of document %x has no leaf in the log", k[32:], k[:32])})
+		}
+		return nil
+	})
+	return problems
+}
