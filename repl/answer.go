@@ -1,13 +1,11 @@
 package repl
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/casper-chronicle/chronicle/commands"
 	"github.com/casper-chronicle/chronicle/db"
-	"github.com/casper-chronicle/chronicle/db/fileio"
 	"github.com/casper-chronicle/chronicle/engine/find"
 	"github.com/casper-chronicle/chronicle/engine/settle"
 )
@@ -56,6 +54,9 @@ func (x *invocation) keep() bool { return x.p.has("keep") || x.env.Keep }
 // settlement or claim question, or find terms); the receipt is kept with
 // --keep and written with --receipt FILE (write-once).
 func (x *invocation) answerDocument(docArg string, kind db.ReceiptKind, question string) (*db.DocAnswer, error) {
+	if err := x.prepareKey(); err != nil {
+		return nil, err
+	}
 	open := func() (*db.Archive, error) { return x.open(false) }
 	if x.keep() {
 		open = x.openExisting
@@ -80,16 +81,13 @@ func (x *invocation) answerDocument(docArg string, kind db.ReceiptKind, question
 	return ans, x.writeReceipt(ans.Receipt.Encode())
 }
 
-// writeReceipt writes a receipt to --receipt FILE (write-once: an existing
-// file is left alone when it holds the same receipt, else it is an error);
-// nothing without --receipt or with --receipt -.
+// writeReceipt writes a receipt to --receipt FILE and its signature to
+// FILE.sig (write-once: an existing file is left alone when it holds the
+// same bytes, else it is an error; writeSigned); nothing without
+// --receipt or with --receipt -.
 func (x *invocation) writeReceipt(data []byte) error {
 	if path := x.p.value("receipt"); path != "" && path != "-" {
-		err := fileErr(path, fileio.WriteOnce(path, data))
-		if errors.Is(err, fileio.ErrReceiptCollision) {
-			return withObject(err, "file", path)
-		}
-		return err
+		return x.writeSigned(path, data)
 	}
 	return nil
 }

@@ -70,6 +70,9 @@ func runClaimsCheck(x *invocation, args []string) error {
 	if err := in.Check(); err != nil {
 		return fmt.Errorf("%s: %w", sanitize(args[0]), err)
 	}
+	if err := x.prepareKey(); err != nil {
+		return err
+	}
 	a, err := x.openExisting()
 	if err != nil {
 		return err
@@ -85,7 +88,7 @@ func runClaimsCheck(x *invocation, args []string) error {
 	}
 	rep, rows := out.Report, out.Rows()
 	if out := x.p.value("out"); out != "" {
-		if err := fileio.WriteOnce(out, rows); err != nil {
+		if err := x.writeSigned(out, rows); err != nil {
 			if errors.Is(err, fileio.ErrReceiptCollision) {
 				return fmt.Errorf("%s already exists with other content; nothing was overwritten", sanitize(out))
 			}

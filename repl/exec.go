@@ -15,6 +15,7 @@ import (
 	"github.com/casper-chronicle/chronicle/commands"
 	"github.com/casper-chronicle/chronicle/db"
 	"github.com/casper-chronicle/chronicle/db/fileio"
+	"github.com/casper-chronicle/chronicle/db/keys"
 
 	"github.com/chzyer/readline"
 )
@@ -107,6 +108,7 @@ type invocation struct {
 	cmd     *command
 	p       *parsed
 	archive *db.Archive
+	key     *keys.Key // the signing key, once prepareKey loaded it
 }
 
 // resultJSON reports whether a result must be printed as JSON: --json or

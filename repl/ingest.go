@@ -51,6 +51,9 @@ func runIngest(x *invocation) error {
 	if err != nil {
 		return err
 	}
+	if err := x.prepareKey(); err != nil {
+		return err
+	}
 	var a *db.Archive
 	if files > 0 { // nothing to ingest: the archive is not opened (or created)
 		if a, err = x.open(true); err != nil {

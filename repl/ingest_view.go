@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/casper-chronicle/chronicle/db"
-	"github.com/casper-chronicle/chronicle/db/fileio"
 )
 
 // ingestView renders a batch ingest (db.IngestPaths): one outcome line per
@@ -61,7 +60,7 @@ func (v *ingestView) show(o db.PathOutcome) error {
 			x.out().Write(res.Receipt.Encode())
 		}
 	} else if v.single && x.p.has("receipt") {
-		if err := fileio.WriteOnce(x.p.value("receipt"), res.Receipt.Encode()); err != nil {
+		if err := x.writeSigned(x.p.value("receipt"), res.Receipt.Encode()); err != nil {
 			return err
 		}
 	}

@@ -133,6 +133,9 @@ func answerSet[H any](x *invocation, what, question string,
 	if err := db.CheckQuestionSize(what, question); err != nil {
 		return nil, nil, err
 	}
+	if err := x.prepareKey(); err != nil {
+		return nil, nil, err
+	}
 	open := func() (*db.Archive, error) { return x.open(false) }
 	if x.keep() {
 		open = x.openExisting

@@ -156,10 +156,24 @@ func WriteOnceShared(path string, data []byte) error {
 }
 
 func writeOnce(path string, data []byte, perm os.FileMode) error {
+	_, err := writeOnceCreated(path, data, perm)
+	return err
+}
+
+// writeOnceCreated is writeOnce, saying whether it created the file
+// (false: the same bytes were there already).
+func writeOnceCreated(path string, data []byte, perm os.FileMode) (bool, error) {
 	err := createExclusive(path, data, perm)
 	if err == nil || !errors.Is(err, os.ErrExist) {
-		return err
+		return err == nil, err
 	}
+	return false, sameContent(path, data)
+}
+
+// sameContent is nil when path holds exactly data, else why not: a
+// *NotRegularError, or ErrReceiptCollision for other bytes (or a file
+// that cannot be read).
+func sameContent(path string, data []byte) error {
 	existing, rerr := ReadLimited(path, int64(len(data)))
 	if errors.Is(rerr, ErrNotRegular) {
 		return rerr
@@ -168,6 +182,35 @@ func writeOnce(path string, data []byte, perm os.FileMode) error {
 		return nil
 	}
 	return fmt.Errorf("%s: %w", path, ErrReceiptCollision)
+}
+
+// WriteOnceSigned writes a receipt or rows file and its detached
+// signature beside it (sigPath, FILE.sig), both write-once (WriteOnce)
+// and both or neither: a signature path already holding other bytes is
+// refused before anything is written, and when the signature cannot be
+// written the file written just now is removed again. An existing file
+// with the same bytes is kept as it is; its signature is added when it
+// had none.
+func WriteOnceSigned(path string, data []byte, sigPath string, sig []byte) error {
+	if err := CheckTarget(sigPath); err != nil {
+		return err
+	}
+	if _, err := os.Stat(sigPath); err == nil {
+		if err := sameContent(sigPath, sig); err != nil {
+			return err
+		}
+	}
+	created, err := writeOnceCreated(path, data, PrivatePerm)
+	if err != nil {
+		return err
+	}
+	if _, err := writeOnceCreated(sigPath, sig, PrivatePerm); err != nil {
+		if created {
+			os.Remove(path)
+		}
+		return err
+	}
+	return nil
 }
 
 // maxReceiptFile bounds a receipt read: seven lines of at most 4128 bytes.

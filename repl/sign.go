@@ -1,0 +1,53 @@
+package repl
+
+import (
+	"errors"
+
+	"github.com/casper-chronicle/chronicle/db/fileio"
+	"github.com/casper-chronicle/chronicle/db/keys"
+	"github.com/casper-chronicle/chronicle/engine/sign"
+)
+
+// signsFile reports whether the command writes a file that is signed: a
+// receipt to --receipt FILE, claims rows to --out ROWS.
+func (x *invocation) signsFile() bool {
+	r := x.p.value("receipt")
+	return (r != "" && r != "-") || x.p.value("out") != ""
+}
+
+// prepareKey loads the signing key (db/keys: --key FILE, $CHRONICLE_KEY,
+// else the default key, created now the first time with a notice on
+// stderr) when the command writes a signed file. The commands call it
+// before they open the archive, so that a key that cannot be used (one
+// others may read, an encrypted one) fails the command before anything
+// is kept or written.
+func (x *invocation) prepareKey() error {
+	if x.key != nil || !x.signsFile() {
+		return nil
+	}
+	k, err := keys.ForWriting(x.p.value("key"), x.env.Stderr)
+	if err != nil {
+		return err
+	}
+	x.key = k
+	return nil
+}
+
+// writeSigned writes data to path and its detached SSHSIG signature to
+// path.sig (ssh-keygen's naming), both write-once and both or neither
+// (fileio.WriteOnceSigned). A path holding other bytes is the error
+// fileio.ErrReceiptCollision, with the path.
+func (x *invocation) writeSigned(path string, data []byte) error {
+	if err := x.prepareKey(); err != nil {
+		return err
+	}
+	sig, err := sign.Sign(x.key.Private, data)
+	if err != nil {
+		return err
+	}
+	err = fileio.WriteOnceSigned(path, data, path+sign.Suffix, sig)
+	if errors.Is(err, fileio.ErrReceiptCollision) {
+		return withObject(fileErr(path, err), "file", path)
+	}
+	return fileErr(path, err)
+}
