@@ -104,10 +104,12 @@ type RowVerified struct {
 }
 
 // RowsVerified is the verdict on a rows file: its JSON is the last
-// `claims verify --json` line.
+// `claims verify --json` line. Signer is the fingerprint of the key that
+// signed the rows file (ROWS.sig), absent when it is unsigned.
 type RowsVerified struct {
 	Invalid int    `json:"invalid"`
 	Rows    int    `json:"rows"`
+	Signer  string `json:"signer,omitempty"`
 	Verdict string `json:"verdict"`
 }
 

@@ -14,7 +14,9 @@ import (
 	"github.com/casper-chronicle/chronicle/engine"
 	"github.com/casper-chronicle/chronicle/engine/claimcheck"
 	"github.com/casper-chronicle/chronicle/engine/claimrow"
+	"github.com/casper-chronicle/chronicle/engine/receipt"
 	"github.com/casper-chronicle/chronicle/engine/settle"
+	"github.com/casper-chronicle/chronicle/engine/sign"
 )
 
 // claimsRuns run the subcommands of `claims` (commands.ClaimsVerbs).
@@ -198,6 +200,18 @@ func clipText(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
+// signatureLine is the readable view's line after a verdict on a file:
+// who signed it, or that it is unsigned (nothing for stdin, which has no
+// signature beside it).
+func (x *invocation) signatureLine(signer string, signed, stdin bool, sigPath string) {
+	switch {
+	case signer != "":
+		fmt.Fprintf(x.out(), "signed by %s (%s)\n", signer, sanitize(sigPath))
+	case !signed && !stdin:
+		fmt.Fprintf(x.out(), "unsigned (no %s)\n", sanitize(sigPath))
+	}
+}
+
 // readRows reads a rows file (or stdin) as JSON Lines.
 func (x *invocation) readRows(path string) ([][]byte, error) {
 	data, err := x.readInput(path, claimcheck.MaxFileBytes)
@@ -230,10 +244,34 @@ func runClaimsRead(x *invocation, args []string) error {
 }
 
 func runClaimsVerify(x *invocation, args []string) error {
-	lines, err := x.readRows(args[0])
+	data, err := x.readInput(args[0], claimcheck.MaxFileBytes)
 	if err != nil {
 		return err
 	}
+	// A rows file written by `claims check --out` is signed beside it
+	// (ROWS.sig); a signature that does not verify makes the file
+	// INVALID before any row is recomputed, as `verify` does a receipt.
+	signer, signed := "", false
+	sigPath := args[0] + sign.Suffix
+	if args[0] != "-" {
+		sig, err := readSignature(sigPath)
+		if err == nil {
+			signed = sig.Signed
+			signer, err = sig.Check(data)
+		}
+		if err != nil {
+			if x.askedJSON() {
+				printJSONLine(x.out(), commands.RowsVerified{Verdict: receipt.Invalid.String()})
+			} else {
+				fmt.Fprintln(x.out(), receipt.Invalid)
+			}
+			if errors.Is(err, commands.ErrSignature) {
+				err = fmt.Errorf("%s: %w", sanitize(sigPath), err)
+			}
+			return withStatus(ExitFailure, kindInvalid, withObject(err, "file", args[0]))
+		}
+	}
+	lines := claimcheck.Lines(data)
 	in := commands.ClaimsVerifyIn{Rows: lines}
 	if err := in.Check(); err != nil {
 		return fmt.Errorf("%s %w", sanitize(args[0]), err)
@@ -258,6 +296,7 @@ func runClaimsVerify(x *invocation, args []string) error {
 		}
 	}
 	bad, rows := out.Verdict.Invalid, out.Verdict.Rows
+	out.Verdict.Signer = signer
 	switch {
 	case asJSON:
 		printJSONLine(x.out(), out.Verdict)
@@ -265,6 +304,9 @@ func runClaimsVerify(x *invocation, args []string) error {
 		fmt.Fprintf(x.out(), "INVALID (%d of %d rows)\n", bad, rows)
 	default:
 		fmt.Fprintln(x.out(), "VALID")
+	}
+	if !asJSON {
+		x.signatureLine(signer, signed, args[0] == "-", sigPath)
 	}
 	if bad > 0 {
 		return quietStatus(ExitFailure, kindInvalid, withObject(fmt.Errorf("INVALID (%d of %d rows)", bad, rows), "file", args[0]))

@@ -48,6 +48,7 @@ var runs = map[string]func(*invocation) error{
 	"reindex":    runReindex,
 	"check":      runCheck,
 	"claims":     runClaims,
+	"key":        runKey,
 	"mcp":        runMCP,
 	"serve":      runServe,
 	"help":       fitted(runHelp, helpWidth),

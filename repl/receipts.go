@@ -3,12 +3,14 @@ package repl
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
 
 	"github.com/casper-chronicle/chronicle/commands"
 	"github.com/casper-chronicle/chronicle/db"
 	"github.com/casper-chronicle/chronicle/db/fileio"
 	"github.com/casper-chronicle/chronicle/engine/receipt"
+	"github.com/casper-chronicle/chronicle/engine/sign"
 )
 
 // runReceipts lists the receipts the archive issued, optionally verifying
@@ -190,34 +192,48 @@ func printSetAnswer[H any](x *invocation, hits []H, rec *db.SetReceipt,
 // .chronicle file it names, and prints the word.
 func runVerify(x *invocation) error {
 	path := x.p.args[0]
+	sigPath := path + sign.Suffix
 	data, err := fileio.ReadLimited(path, db.MaxReceiptSize)
 	var outcome receipt.Outcome
 	var why error
-	warning := ""
-	if err != nil {
-		outcome, why = receipt.Invalid, fileErr(path, err)
+	warning, signer, signed := "", "", false
+	if err == nil {
+		in := commands.VerifyIn{Receipt: string(data), File: path}
+		in.Signature, err = readSignature(sigPath)
+		signed = in.Signature.Signed
+		if err == nil {
+			v := commands.Verify(func() (*db.Archive, error) { return x.open(false) }, in)
+			outcome, why, warning, signer = v.Outcome, v.Why, v.Warning, v.Signer
+		}
 	} else {
-		v := commands.Verify(func() (*db.Archive, error) { return x.open(false) }, commands.VerifyIn{Receipt: string(data), File: path})
-		outcome, why, warning = v.Outcome, v.Why, v.Warning
+		err = fileErr(path, err)
+	}
+	if err != nil {
+		outcome, why = receipt.Invalid, err
 	}
 	var notRegular *fileio.NotRegularError
 	said := why != nil // the readable view says why only when there is a reason
 	switch {
-	case errors.As(why, &notRegular) && notRegular.Path == path: // it names the path
+	case errors.As(why, &notRegular): // it names the path
 	case isFileError(why): // fileErr named the path
+	case errors.Is(why, commands.ErrSignature):
+		why = fmt.Errorf("%s: %w", sigPath, why)
 	case why != nil:
 		why = fmt.Errorf("%s: %w", path, why)
 	case outcome != receipt.Valid:
 		why = fmt.Errorf("%s: %s", path, outcome)
 	}
 	if x.askedJSON() {
-		j := commands.Verdict{File: path, Verdict: outcome.String(), Warning: warning}
+		j := commands.Verdict{File: path, Signer: signer, Verdict: outcome.String(), Warning: warning}
 		if why != nil {
 			j.Problem = why.Error()
 		}
 		printJSONLine(x.out(), j)
 	} else {
 		fmt.Fprintln(x.out(), outcome)
+		if !isFileError(why) {
+			x.signatureLine(signer, signed, false, sigPath)
+		}
 		if said {
 			fmt.Fprintf(x.env.Stderr, "%schronicle verify: %v\n", x.env.where(), why)
 		}
@@ -315,4 +331,19 @@ func originalKind(b []byte) string {
 		return string(r.Kind)
 	}
 	return "?"
+}
+
+// readSignature reads the detached signature beside a receipt or rows
+// file (sigPath: FILE.sig, as ssh-keygen -Y sign names it): none when
+// there is no such file, the error of reading it when it cannot be read
+// (a directory or a FIFO there, a file too large to be a signature).
+func readSignature(sigPath string) (commands.Detached, error) {
+	sig, err := fileio.ReadLimited(sigPath, sign.MaxSignature)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return commands.Detached{}, nil
+	case err != nil:
+		return commands.Detached{}, fileErr(sigPath, err)
+	}
+	return commands.Detached{Signed: true, Text: string(sig)}, nil
 }

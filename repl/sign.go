@@ -2,7 +2,9 @@ package repl
 
 import (
 	"errors"
+	"fmt"
 
+	"github.com/casper-chronicle/chronicle/commands"
 	"github.com/casper-chronicle/chronicle/db/fileio"
 	"github.com/casper-chronicle/chronicle/db/keys"
 	"github.com/casper-chronicle/chronicle/engine/sign"
@@ -50,4 +52,27 @@ func (x *invocation) writeSigned(path string, data []byte) error {
 		return withObject(fileErr(path, err), "file", path)
 	}
 	return fileErr(path, err)
+}
+
+// runKey prints the signing key's public half (commands.Key); the key is
+// created the first time, as the first signed write would create it, so
+// that its allowed-signers line can be handed out before any receipt.
+func runKey(x *invocation) error {
+	k, err := keys.ForWriting(x.p.value("key"), x.env.Stderr)
+	if err != nil {
+		return err
+	}
+	out, err := commands.Key(k)
+	if err != nil {
+		return err
+	}
+	if x.p.has("json") || x.env.JSON {
+		printJSONLine(x.out(), out)
+		return nil
+	}
+	w := x.out()
+	fmt.Fprintf(w, "key          %s\nfingerprint  %s\n", sanitize(out.KeyFile), out.Fingerprint)
+	fmt.Fprintf(w, "allowed signers line (ssh-keygen -Y verify -f FILE -I %s -n %s):\n%s\n", out.Identity, sign.Namespace, out.AllowedSigners)
+	fmt.Fprintf(w, "note verifier key (signed checkpoints):\n%s\n", out.NoteVerifierKey)
+	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/hiddeco/sshsig"
 	"golang.org/x/crypto/ssh"
@@ -94,7 +95,14 @@ func Verify(data, sig []byte) (string, error) {
 		return "", fmt.Errorf("%w: it was made for namespace %q, not %q", ErrBadSignature, s.Namespace, Namespace)
 	}
 	if err := sshsig.Verify(bytes.NewReader(data), s, s.PublicKey, s.HashAlgorithm, Namespace); err != nil {
-		return "", fmt.Errorf("%w by key %s: %v", ErrBadSignature, ssh.FingerprintSHA256(s.PublicKey), err)
+		// The fingerprint says whose key it claims; sshsig's own words
+		// only when they say more than "did not verify" (a hash
+		// algorithm it does not support).
+		why := ""
+		if !strings.Contains(err.Error(), "did not verify") {
+			why = ": " + err.Error()
+		}
+		return "", fmt.Errorf("%w: it does not match the signed file's bytes (it claims key %s)%s", ErrBadSignature, ssh.FingerprintSHA256(s.PublicKey), why)
 	}
 	return ssh.FingerprintSHA256(s.PublicKey), nil
 }

@@ -71,6 +71,10 @@ func (o *Once) Build(dir, name string) (string, error) {
 // runs chronicle-mcp, find each other there), sets each key's variable to
 // its path, runs the tests and removes the directory. It returns the exit
 // code for os.Exit; a failed build is reported on stderr and is 1.
+//
+// The tests sign with the fixed test key (UseTestKey): what they write
+// is signed by the same key on every machine, and no test creates a key
+// in the user's own config directory.
 func Main(m *testing.M, bins map[string]*string) int {
 	dir, err := os.MkdirTemp("", "chronicle-testbin-")
 	if err != nil {
@@ -78,6 +82,10 @@ func Main(m *testing.M, bins map[string]*string) int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
+	if err := UseTestKey(dir); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
 	var names []string
 	for name := range bins {
 		names = append(names, name)
@@ -133,4 +141,39 @@ func WaitWithin(cmd *exec.Cmd, limit time.Duration) error {
 		<-done
 		return fmt.Errorf("%s did not end within %v", filepath.Base(cmd.Path), limit)
 	}
+}
+
+// TestKeyFile is the fixed Ed25519 test key (an unencrypted OpenSSH
+// private key, testdata/keys/test_ed25519 at the repository's root);
+// TestKeyFingerprint is its fingerprint, as `chronicle verify` prints it.
+const (
+	TestKeyFile        = "testdata/keys/test_ed25519"
+	TestKeyFingerprint = "SHA256:N459XhJOrBX/lWhyLA75C0VX27HM8JccrxBOxzw0iVA"
+)
+
+// KeyEnv is the variable that names the signing key (db/keys.Env).
+const KeyEnv = "CHRONICLE_KEY"
+
+// RepoRoot is the repository's root directory, found from this file's.
+func RepoRoot() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..")
+}
+
+// UseTestKey copies the test key into dir, mode 0600 (git keeps no
+// modes, and a key others may read is refused), and names it in
+// $CHRONICLE_KEY for this process and the commands it runs.
+func UseTestKey(dir string) error {
+	data, err := os.ReadFile(filepath.Join(RepoRoot(), TestKeyFile))
+	if err != nil {
+		return err
+	}
+	path := filepath.Join(dir, "test_ed25519")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		return err
+	}
+	if err := os.Chmod(path, 0o600); err != nil { // whatever the umask
+		return err
+	}
+	return os.Setenv(KeyEnv, path)
 }
