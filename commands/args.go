@@ -58,7 +58,7 @@ var (
 	FlagLimit   = Flag{Name: "limit", Value: "N", Help: "show at most N documents (default 20)"}
 	// FlagKey names the signing key of the files a command writes (a
 	// receipt, rows), each signed in FILE.sig (db/keys, engine/sign).
-	FlagKey = Flag{Name: "key", Value: "FILE", Kind: ArgPath, Help: "sign written receipts and rows (FILE.sig) with this Ed25519 key (default $CHRONICLE_KEY, else the key in Chronicle's config directory, created the first time)"}
+	FlagKey = Flag{Name: "key", Value: "FILE", Kind: ArgPath, Help: "sign the file written (FILE.sig) with this key (default $CHRONICLE_KEY, else Chronicle's own)"}
 
 	flagFindDoc   = Flag{Name: "doc", Value: "DOC", Kind: ArgDoc, Help: "search one document"}
 	flagSettleDoc = Flag{Name: "doc", Value: "DOC", Kind: ArgDoc, Repeat: true,
@@ -66,7 +66,7 @@ var (
 	flagName     = Flag{Name: "name", Value: "NAME", Help: "also name the document NAME"}
 	flagCommit   = Flag{Name: "commit-every", Value: "N", Help: fmt.Sprintf("commit at most N files at a time (default %d); each commit lands whole", CommitEvery)}
 	flagVerify   = Flag{Name: "verify", Help: "re-verify each receipt"}
-	flagKeyShown = Flag{Name: "key", Value: "FILE", Kind: ArgPath, Help: "the key to print (default $CHRONICLE_KEY, else the key in Chronicle's config directory, created the first time)"}
+	flagKeyShown = Flag{Name: "key", Value: "FILE", Kind: ArgPath, Help: "the key to print (default $CHRONICLE_KEY, else Chronicle's own, created the first time)"}
 	flagOut      = Flag{Name: "out", Value: "ROWS", Kind: ArgPath, Help: "claims check: also write the rows to ROWS (never overwrites a different file)"}
 	serveFlags   = []Flag{
 		{Name: "addr", Value: "HOST:PORT", Help: "listen on HOST:PORT (default 127.0.0.1:0: a free port of the loopback address); only loopback names are answered"},

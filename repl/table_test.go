@@ -17,6 +17,7 @@ import (
 	"github.com/casper-chronicle/chronicle"
 	"github.com/casper-chronicle/chronicle/commands"
 	"github.com/casper-chronicle/chronicle/db"
+	"github.com/casper-chronicle/chronicle/internal/testbin"
 	"github.com/casper-chronicle/chronicle/original"
 	"github.com/casper-chronicle/chronicle/repl/mcpserver"
 
@@ -101,6 +102,7 @@ var cliOnlyFlags = map[string]string{
 	"keep":    "the tools keep nothing but claim checks",
 	"out":     "check_claims returns its rows, and writes no file",
 	"verify":  "receipts has no tool",
+	"key":     "the tools write no file, so they sign none",
 }
 
 // toolField is the MCP input field a CLI flag is (its name, unless
@@ -340,7 +342,10 @@ func TestTableSameJSON(t *testing.T) {
 		want := cliJSON(t, path, "verify", rec)
 		require.Len(t, want, 1)
 		require.Equal(t, rec, want[0]["file"])
-		require.Equal(t, without(want[0], "file"), without(callTool(t, cs, "verify", map[string]any{"receipt": string(data)}), "resultId"))
+		// the CLI also checks the signature beside the file (FILE.sig);
+		// the tool is given the receipt's text alone
+		require.Equal(t, testbin.TestKeyFingerprint, want[0]["signer"])
+		require.Equal(t, without(want[0], "file", "signer"), without(callTool(t, cs, "verify", map[string]any{"receipt": string(data)}), "resultId"))
 		// an original receipt: the CLI checks the .chronicle file beside
 		// it, the tool the same store imported into the archive
 		orig := "testdata/old/story.txt.chronicle"
@@ -589,6 +594,11 @@ func TestTableTypedResults(t *testing.T) {
 		require.Equal(t, want, read)
 
 		want = cliJSON(t, path, "claims", "verify", rows)
+		// the CLI checks the signature beside the rows file (ROWS.sig)
+		// before it recomputes the rows, and names its signer
+		last := want[len(want)-1]
+		require.Equal(t, testbin.TestKeyFingerprint, last["signer"])
+		want[len(want)-1] = without(last, "signer")
 		withArchive(t, path, func(a *db.Archive) {
 			got, err := commands.ClaimsVerify(a, commands.ClaimsVerifyIn{Rows: lines})
 			require.NoError(t, err)
