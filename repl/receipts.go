@@ -189,7 +189,11 @@ func printSetAnswer[H any](x *invocation, hits []H, rec *db.SetReceipt,
 
 // runVerify checks an archive receipt (of one document, or cross-archive)
 // against the archive, or an original V1/V2 receipt against the
-// .chronicle file it names, and prints the word.
+// .chronicle file it names, and prints the word. A signature beside the
+// file (FILE.sig) is checked first; the readable view says who signed
+// after the word, or that an archive receipt is unsigned. An original
+// receipt without a signature prints the word alone, as
+// casper-chronicle verify does (its golden stdout is the contract).
 func runVerify(x *invocation) error {
 	path := x.p.args[0]
 	sigPath := path + sign.Suffix
@@ -197,6 +201,9 @@ func runVerify(x *invocation) error {
 	var outcome receipt.Outcome
 	var why error
 	warning, signer, signed := "", "", false
+	// own: a receipt of Chronicle's own format, always signed when a
+	// file is written (the word alone would hide a missing signature)
+	own := db.IsArchiveReceipt(data) || db.IsSetReceipt(data)
 	if err == nil {
 		in := commands.VerifyIn{Receipt: string(data), File: path}
 		in.Signature, err = readSignature(sigPath)
@@ -231,7 +238,7 @@ func runVerify(x *invocation) error {
 		printJSONLine(x.out(), j)
 	} else {
 		fmt.Fprintln(x.out(), outcome)
-		if !isFileError(why) {
+		if signed || own {
 			x.signatureLine(signer, signed, false, sigPath)
 		}
 		if said {

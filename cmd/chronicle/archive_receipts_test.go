@@ -34,12 +34,13 @@ func setWS(t *testing.T, n int) *ws {
 	return w
 }
 
-// requireVerdict runs `verify FILE` and checks its word, exit code and
-// stderr (empty when VALID, one line naming the file when INVALID).
+// requireVerdict runs `verify FILE` and checks its word (with the line
+// on its signature), exit code and stderr (empty when VALID, one line
+// naming the file when INVALID).
 func requireVerdict(t *testing.T, w *ws, file, verdict string) {
 	t.Helper()
 	r := w.run("verify", file)
-	require.Equal(t, verdict+"\n", r.stdout, "%s", r)
+	require.Equal(t, w.verifyText(file, verdict), r.stdout, "%s", r)
 	if verdict == "VALID" {
 		require.Equal(t, 0, r.code, "%s", r)
 		require.Empty(t, r.stderr)

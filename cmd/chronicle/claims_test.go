@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/casper-chronicle/chronicle/internal/testbin"
+
 	"github.com/stretchr/testify/require"
 )
 
@@ -126,7 +128,7 @@ func TestClaimsVerifyCLI(t *testing.T) {
 	t.Parallel()
 	w := samplesWS(t)
 	w.ok("claims", "check", "testdata/claims/samples.claims.jsonl", "--out", "rows.jsonl")
-	require.Equal(t, "VALID\n", w.ok("claims", "verify", "rows.jsonl"))
+	require.Equal(t, w.verifyText("rows.jsonl", "VALID"), w.ok("claims", "verify", "rows.jsonl"))
 
 	rows := string(w.read("rows.jsonl"))
 	lines := strings.Split(strings.TrimSuffix(rows, "\n"), "\n")
@@ -141,9 +143,9 @@ func TestClaimsVerifyCLI(t *testing.T) {
 	r := w.run("claims", "verify", "forged.jsonl")
 	require.Equal(t, 1, r.code, "%s", r)
 	require.Equal(t, "INVALID  line 2  claim-verification/tests/samples/22: outcome: the row says \"supported\", the archive gives \"contradicted\"\n"+
-		"INVALID (1 of 2 rows)\n", r.stdout)
+		"INVALID (1 of 2 rows)\nunsigned (no forged.jsonl.sig)\n", r.stdout)
 	out := w.ok("claims", "verify", "rows.jsonl", "--json")
-	require.True(t, strings.HasSuffix(out, `{"invalid":0,"rows":27,"verdict":"VALID"}`+"\n"), out)
+	require.True(t, strings.HasSuffix(out, `{"invalid":0,"rows":27,"signer":"`+testbin.TestKeyFingerprint+`","verdict":"VALID"}`+"\n"), out)
 }
 
 // Each refused claims file of testdata: exit 1 and the documented line.

@@ -203,7 +203,7 @@ func TestCorruption(t *testing.T) {
 
 			r = w.run("verify", "q.receipt")
 			require.Equal(t, 1, r.code, "%s", r)
-			require.Equal(t, "INVALID\n", r.stdout)
+			require.Equal(t, w.verifyText("q.receipt", "INVALID"), r.stdout)
 			require.Contains(t, r.stderr, "archive corruption")
 
 			r = w.run("receipts", "--verify", "input.txt")

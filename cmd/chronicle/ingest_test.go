@@ -129,7 +129,7 @@ func TestIngestOutcomes(t *testing.T) {
 	w.ok("ingest", "b.txt", "--receipt", "b.receipt")
 	r = w.run("verify", "b.receipt")
 	require.Equal(t, 0, r.code, "%s", r)
-	require.Equal(t, "VALID\n", r.stdout)
+	require.Equal(t, w.verifyText("b.receipt", "VALID"), r.stdout)
 	require.Regexp(t, regexp.MustCompile(`^CHRONICLE-ARCHIVE-RECEIPT-V1\nkind:INGEST\n`), string(w.read("b.receipt")))
 
 	// A missing path alone is a failure naming the path.

@@ -90,7 +90,7 @@ func TestReceiptFiles(t *testing.T) {
 
 			r := w.run("verify", file)
 			require.Equal(t, 0, r.code, "%s", r)
-			require.Equal(t, "VALID\n", r.stdout)
+			require.Equal(t, w.verifyText(file, "VALID"), r.stdout)
 			require.Empty(t, r.stderr)
 
 			// The same receipt again is fine; a different one is never
@@ -109,7 +109,7 @@ func TestReceiptFiles(t *testing.T) {
 					w.write(name, edit.data)
 					r := w.run("verify", name)
 					require.Equal(t, 1, r.code, "%s", r)
-					require.Equal(t, "INVALID\n", r.stdout)
+					require.Equal(t, w.verifyText(name, "INVALID"), r.stdout)
 					require.Len(t, lines(r.stderr), 1, "one line says why: %q", r.stderr)
 				})
 			}
