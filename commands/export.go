@@ -10,6 +10,7 @@ import (
 	"github.com/casper-chronicle/chronicle/db"
 	"github.com/casper-chronicle/chronicle/db/fileio"
 	"github.com/casper-chronicle/chronicle/engine/receipt"
+	"github.com/casper-chronicle/chronicle/engine/sign"
 )
 
 // ErrOtherContent is the error of a file a command would write that
@@ -19,9 +20,13 @@ var ErrOtherContent = errors.New("already exists with other content")
 
 // ExportIn is a document to export and the directory to write it in:
 // `export DOC DIR`.
+//
+// Sign, when set, signs the receipt (engine/sign through the CLI's key):
+// its signature is written beside it, RECEIPT.sig, with the same rule.
 type ExportIn struct {
 	Document string
 	Dir      string
+	Sign     func(data []byte) ([]byte, error)
 }
 
 // Exported is what `export` wrote: its JSON is the `export --json` line
@@ -31,6 +36,7 @@ type Exported struct {
 	Created        bool   `json:"created"`
 	DocumentSHA256 string `json:"document_sha256"`
 	Receipt        string `json:"receipt"`
+	Signature      string `json:"signature,omitempty"`
 	Store          string `json:"store"`
 	StoreVersion   int    `json:"store_version"`
 }
@@ -38,7 +44,8 @@ type Exported struct {
 // Export writes DIR/<base>.chronicle, byte-identical to the original
 // tool's store for the same source and import time, and a V2 (or V1)
 // INGEST receipt whose store path is that file name as formed from DIR.
-// Both files or neither: anything but a regular file in the way of either
+// Both files (and the signature, with in.Sign) or none: anything but a
+// regular file in the way of any
 // (a directory, a FIFO) is refused before anything is written, and a
 // store this export created is removed when its receipt cannot be
 // written. A store already there with other bytes is an ArgError on the
@@ -73,7 +80,17 @@ func Export(a *db.Archive, in ExportIn) (*Exported, error) {
 		return nil, err
 	}
 	receiptPath := storePath + ".receipt"
-	for _, p := range []string{storePath, receiptPath} {
+	sigPath, sig := "", []byte(nil)
+	if in.Sign != nil {
+		sigPath = receiptPath + sign.Suffix
+		if sig, err = in.Sign(rec.Encode()); err != nil {
+			return nil, err
+		}
+	}
+	for _, p := range []string{storePath, receiptPath, sigPath} {
+		if p == "" {
+			continue
+		}
 		if err := fileio.CheckTarget(p); err != nil {
 			return nil, fmt.Errorf("%w; nothing was written", err)
 		}
@@ -92,12 +109,18 @@ func Export(a *db.Archive, in ExportIn) (*Exported, error) {
 			return nil, &ArgError{Object: "file", Value: storePath, Err: fmt.Errorf("%s %w; nothing was overwritten", storePath, ErrOtherContent)}
 		}
 	}
-	if err := fileio.WriteOnceShared(receiptPath, rec.Encode()); err != nil {
+	var werr error
+	if in.Sign != nil {
+		_, werr = fileio.WriteOnceSignedShared(receiptPath, rec.Encode(), sigPath, sig)
+	} else {
+		werr = fileio.WriteOnceShared(receiptPath, rec.Encode())
+	}
+	if err := werr; err != nil {
 		if created {
 			os.Remove(storePath)
 			return nil, fmt.Errorf("%w; the store %s was not kept either", err, storePath)
 		}
 		return nil, err
 	}
-	return &Exported{Created: created, DocumentSHA256: d.SHA256.String(), Receipt: receiptPath, Store: storePath, StoreVersion: s.Version}, nil
+	return &Exported{Created: created, DocumentSHA256: d.SHA256.String(), Receipt: receiptPath, Signature: sigPath, Store: storePath, StoreVersion: s.Version}, nil
 }

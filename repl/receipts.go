@@ -9,6 +9,7 @@ import (
 	"github.com/casper-chronicle/chronicle/commands"
 	"github.com/casper-chronicle/chronicle/db"
 	"github.com/casper-chronicle/chronicle/db/fileio"
+	"github.com/casper-chronicle/chronicle/db/keys"
 	"github.com/casper-chronicle/chronicle/engine/receipt"
 	"github.com/casper-chronicle/chronicle/engine/sign"
 )
@@ -277,11 +278,19 @@ func verdictKind(o receipt.Outcome) string {
 // runExport writes the document's store and its INGEST receipt
 // (commands.Export) and says where.
 func runExport(x *invocation) error {
+	// The receipt is signed like every receipt file (its signature is
+	// for whoever checks it with ssh-keygen; casper-chronicle ignores it):
+	// the key is loaded before anything is written.
+	k, err := keys.ForWriting(x.p.value("key"), x.env.Stderr)
+	if err != nil {
+		return err
+	}
 	a, err := x.open(false)
 	if err != nil {
 		return err
 	}
-	out, err := commands.Export(a, commands.ExportIn{Document: x.p.args[0], Dir: x.p.args[1]})
+	out, err := commands.Export(a, commands.ExportIn{Document: x.p.args[0], Dir: x.p.args[1],
+		Sign: func(data []byte) ([]byte, error) { return sign.Sign(k.Private, data) }})
 	var ae *commands.ArgError
 	switch {
 	case errors.Is(err, commands.ErrOtherContent) && errors.As(err, &ae):
@@ -293,7 +302,7 @@ func runExport(x *invocation) error {
 		printJSONLine(x.out(), out)
 		return nil
 	}
-	fmt.Fprintf(x.out(), "store=%s\nreceipt=%s\n", out.Store, out.Receipt)
+	fmt.Fprintf(x.out(), "store=%s\nreceipt=%s\nsignature=%s\n", out.Store, out.Receipt, out.Signature)
 	return nil
 }
 

@@ -218,12 +218,23 @@ func TestFilesExportBothOrNeither(t *testing.T) {
 	require.Equal(t, "someone else's receipt\n", string(w.read("out/alice-bob-en.txt.chronicle.receipt")))
 
 	require.NoError(t, os.Remove(store+".receipt"))
-	require.Equal(t, "store=out/alice-bob-en.txt.chronicle\nreceipt=out/alice-bob-en.txt.chronicle.receipt\n", w.ok("export", doc, "out"))
+	require.Equal(t, "store=out/alice-bob-en.txt.chronicle\nreceipt=out/alice-bob-en.txt.chronicle.receipt\nsignature=out/alice-bob-en.txt.chronicle.receipt.sig\n", w.ok("export", doc, "out"))
 	require.FileExists(t, store)
 	require.FileExists(t, store+".receipt")
 	// Exporting again writes the same bytes: a success that keeps both.
 	w.ok("export", doc, "out")
 	require.FileExists(t, store)
+
+	// A different signature beside the receipt: refused before the store
+	// or the receipt is written, and left untouched.
+	for _, p := range []string{store, store + ".receipt", store + ".receipt.sig"} {
+		require.NoError(t, os.Remove(p))
+	}
+	require.NoError(t, os.WriteFile(store+".receipt.sig", []byte("another key's\n"), 0o644))
+	requireOneLineError(t, w.run("export", doc, "out"), 1, "export", `alice-bob-en\.txt\.chronicle\.receipt\.sig: a different receipt already exists`)
+	require.NoFileExists(t, store)
+	require.NoFileExists(t, store+".receipt")
+	require.Equal(t, "another key's\n", string(w.read("out/alice-bob-en.txt.chronicle.receipt.sig")))
 }
 
 // TestFilesEntityArgument: entity checks NAME as claim fields are checked

@@ -105,7 +105,7 @@ func TestGoldenCases(t *testing.T) {
 			require.Positive(t, answered)
 
 			out = w.ok("export", "input.txt", "out")
-			require.Equal(t, "store=out/input.txt.chronicle\nreceipt=out/input.txt.chronicle.receipt\n", out)
+			require.Equal(t, "store=out/input.txt.chronicle\nreceipt=out/input.txt.chronicle.receipt\nsignature=out/input.txt.chronicle.receipt.sig\n", out)
 			golden, err := os.ReadFile(filepath.Join(goldenDir, gc.name, "input.txt.chronicle"))
 			require.NoError(t, err)
 			require.Equal(t, golden, w.read("out/input.txt.chronicle"), "exported store differs from the golden store")
@@ -116,7 +116,7 @@ func TestGoldenCases(t *testing.T) {
 			// chronicle verifies the original receipt format as well.
 			r = w.run("verify", "out/input.txt.chronicle.receipt")
 			require.Equal(t, 0, r.code, "%s", r)
-			require.Equal(t, "VALID\n", r.stdout)
+			require.Equal(t, w.verifyText("out/input.txt.chronicle.receipt", "VALID"), r.stdout)
 
 			// Exporting again is idempotent; the files are not rewritten.
 			w.ok("export", "input.txt", "out")
@@ -240,7 +240,7 @@ func TestExportPaths(t *testing.T) {
 			w.copyGolden(g0, "input.txt", "stories/input.txt")
 			w.ok("ingest", "stories/input.txt", "--name", "alias")
 			out := w.ok("export", tc.doc, tc.dir)
-			require.Equal(t, "store="+tc.store+"\nreceipt="+tc.store+".receipt\n", out)
+			require.Equal(t, "store="+tc.store+"\nreceipt="+tc.store+".receipt\nsignature="+tc.store+".receipt.sig\n", out)
 			require.Equal(t, golden, w.read(tc.store))
 			r := w.casper("verify", tc.store+".receipt")
 			require.Equal(t, 0, r.code, "%s", r)

@@ -159,7 +159,7 @@ func TestIngestNameMoves(t *testing.T) {
 	require.Equal(t, []string{"story.txt"}, docs[1].Names)
 	require.Contains(t, w.ok("claim", "story.txt", "Alice", "owns", "Pen"), `"status":"EXACT_STATED"`)
 	require.Contains(t, w.ok("claim", old[:8], "Alice", "owns", "Book"), `"status":"EXACT_STATED"`)
-	require.Equal(t, "store=out/"+old[:12]+".chronicle\nreceipt=out/"+old[:12]+".chronicle.receipt\n", w.ok("export", old[:8], "out"))
+	require.Equal(t, "store=out/"+old[:12]+".chronicle\nreceipt=out/"+old[:12]+".chronicle.receipt\nsignature=out/"+old[:12]+".chronicle.receipt.sig\n", w.ok("export", old[:8], "out"))
 	require.Contains(t, w.ok("check"), "ok: 2 documents")
 }
 

@@ -192,25 +192,38 @@ func sameContent(path string, data []byte) error {
 // with the same bytes is kept as it is; its signature is added when it
 // had none.
 func WriteOnceSigned(path string, data []byte, sigPath string, sig []byte) error {
+	_, err := writeOnceSigned(path, data, sigPath, sig, PrivatePerm)
+	return err
+}
+
+// WriteOnceSignedShared is WriteOnceSigned for files of mode SharedPerm
+// before the umask (an exported receipt, for the original tool). created
+// says whether the file was written now (false: the same bytes were
+// there).
+func WriteOnceSignedShared(path string, data []byte, sigPath string, sig []byte) (created bool, err error) {
+	return writeOnceSigned(path, data, sigPath, sig, SharedPerm)
+}
+
+func writeOnceSigned(path string, data []byte, sigPath string, sig []byte, perm os.FileMode) (bool, error) {
 	if err := CheckTarget(sigPath); err != nil {
-		return err
+		return false, err
 	}
 	if _, err := os.Stat(sigPath); err == nil {
 		if err := sameContent(sigPath, sig); err != nil {
-			return err
+			return false, err
 		}
 	}
-	created, err := writeOnceCreated(path, data, PrivatePerm)
+	created, err := writeOnceCreated(path, data, perm)
 	if err != nil {
-		return err
+		return false, err
 	}
-	if _, err := writeOnceCreated(sigPath, sig, PrivatePerm); err != nil {
+	if _, err := writeOnceCreated(sigPath, sig, perm); err != nil {
 		if created {
 			os.Remove(path)
 		}
-		return err
+		return false, err
 	}
-	return nil
+	return created, nil
 }
 
 // maxReceiptFile bounds a receipt read: seven lines of at most 4128 bytes.
