@@ -9,26 +9,17 @@ import (
 	"strings"
 
 	"github.com/casper-chronicle/chronicle/db/fileio"
+	"github.com/casper-chronicle/chronicle/db/keys"
 )
 
 // historyLimit caps the history file (older lines are dropped when the
 // REPL starts).
 const historyLimit = 1000
 
-// configDir is Chronicle's configuration directory (history, init file):
-// $XDG_CONFIG_HOME/chronicle, else the user's config directory
-// (os.UserConfigDir, ~/.config on Linux) plus chronicle.
-func configDir() (string, error) {
-	dir := os.Getenv("XDG_CONFIG_HOME")
-	if dir == "" {
-		d, err := os.UserConfigDir()
-		if err != nil {
-			return "", err
-		}
-		dir = d
-	}
-	return filepath.Join(dir, "chronicle"), nil
-}
+// configDir is Chronicle's configuration directory (history, init file,
+// the signing key): $XDG_CONFIG_HOME/chronicle, else the user's config
+// directory (os.UserConfigDir, ~/.config on Linux) plus chronicle.
+func configDir() (string, error) { return keys.ConfigDir() }
 
 // historyPath is $XDG_CONFIG_HOME/chronicle/history, else the user's
 // config directory (os.UserConfigDir) plus chronicle/history. The history
