@@ -44,13 +44,7 @@ func (w *ws) key(extra []string, args ...string) keyOut {
 // the signature is good.
 func sshKeygenVerify(t *testing.T, k keyOut, file string) (string, error) {
 	t.Helper()
-	keygen, err := exec.LookPath("ssh-keygen")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("ssh-keygen is missing (install openssh-client)")
-		}
-		t.Skip("ssh-keygen is missing")
-	}
+	keygen := testbin.SSHKeygen(t)
 	allowed := filepath.Join(t.TempDir(), "allowed_signers")
 	require.NoError(t, os.WriteFile(allowed, []byte(k.AllowedSigners+"\n"), 0o600))
 	data, err := os.ReadFile(file)
@@ -167,10 +161,7 @@ func TestSignatureTampering(t *testing.T) {
 	restore()
 
 	// ssh-keygen signs with another key: VALID, signed by that key
-	keygen, err := exec.LookPath("ssh-keygen")
-	if err != nil {
-		t.Skip("ssh-keygen is missing")
-	}
+	keygen := testbin.SSHKeygen(t)
 	other := filepath.Join(t.TempDir(), "other")
 	otherKey, err := os.ReadFile(filepath.Join(testbin.RepoRoot(), "testdata", "keys", "other_ed25519"))
 	require.NoError(t, err)

@@ -16,12 +16,10 @@ import (
 
 	"github.com/casper-chronicle/chronicle/db/keys"
 	"github.com/casper-chronicle/chronicle/engine/sign"
+	"github.com/casper-chronicle/chronicle/internal/testbin"
 )
 
 const testKeys = "../../testdata/keys"
-
-// testKeyFingerprint is `ssh-keygen -l -f testdata/keys/test_ed25519`.
-const testKeyFingerprint = "SHA256:N459XhJOrBX/lWhyLA75C0VX27HM8JccrxBOxzw0iVA"
 
 // private copies a key of testdata/keys into dir with mode (git keeps
 // no modes: a checkout's file is 0644 or 0664).
@@ -59,7 +57,7 @@ func TestRead(t *testing.T) {
 	dir := t.TempDir()
 	k, err := keys.Read(private(t, dir, "test_ed25519", 0o600))
 	require.NoError(t, err)
-	require.Equal(t, testKeyFingerprint, fingerprint(t, k))
+	require.Equal(t, testbin.TestKeyFingerprint, fingerprint(t, k))
 
 	for _, c := range []struct {
 		name, file string
@@ -162,13 +160,9 @@ func TestForWritingCreates(t *testing.T) {
 
 	// ssh-keygen, outside the code, reads the key Chronicle wrote and
 	// prints the fingerprint Chronicle computes.
-	if keygen, err := exec.LookPath("ssh-keygen"); err == nil {
-		out, err := exec.Command(keygen, "-l", "-f", path).CombinedOutput()
-		require.NoError(t, err, string(out))
-		require.Contains(t, string(out), fingerprint(t, k)+" chronicle signing key (ED25519)")
-	} else if os.Getenv("CI") != "" {
-		t.Fatal("ssh-keygen is missing (install openssh-client)")
-	}
+	out, err := exec.Command(testbin.SSHKeygen(t), "-l", "-f", path).CombinedOutput()
+	require.NoError(t, err, string(out))
+	require.Contains(t, string(out), fingerprint(t, k)+" chronicle signing key (ED25519)")
 }
 
 // TestForWritingConcurrent: processes creating the key at once end up
@@ -220,10 +214,10 @@ func TestNamedKeyNeverCreated(t *testing.T) {
 	t.Setenv(keys.Env, private(t, dir, "other_ed25519", 0o600))
 	k, err := keys.ForWriting(private(t, dir, "test_ed25519", 0o600), &notice)
 	require.NoError(t, err)
-	require.Equal(t, testKeyFingerprint, fingerprint(t, k))
+	require.Equal(t, testbin.TestKeyFingerprint, fingerprint(t, k))
 	k, err = keys.Load("")
 	require.NoError(t, err)
-	require.NotEqual(t, testKeyFingerprint, fingerprint(t, k))
+	require.NotEqual(t, testbin.TestKeyFingerprint, fingerprint(t, k))
 }
 
 // TestEncodeRoundTrip: Encode writes what Parse (and ssh-keygen) read.

@@ -17,14 +17,15 @@ import (
 	"golang.org/x/mod/sumdb/note"
 
 	"github.com/casper-chronicle/chronicle/engine/sign"
+	"github.com/casper-chronicle/chronicle/internal/testbin"
 )
 
-// The fixed test key (testdata/keys at the repository's root) and what
-// ssh-keygen says of it: `ssh-keygen -l -f test_ed25519`.
+// The fixed test key (testdata/keys at the repository's root; its
+// fingerprint, as `ssh-keygen -l` prints it, is testbin.TestKeyFingerprint)
+// and another.
 const (
-	testKeyFile        = "../../testdata/keys/test_ed25519"
-	otherKeyFile       = "../../testdata/keys/other_ed25519"
-	testKeyFingerprint = "SHA256:N459XhJOrBX/lWhyLA75C0VX27HM8JccrxBOxzw0iVA"
+	testKeyFile  = "../../testdata/keys/test_ed25519"
+	otherKeyFile = "../../testdata/keys/other_ed25519"
 )
 
 // testdata/alice.receipt.sig was written by `ssh-keygen -Y sign -n
@@ -63,11 +64,11 @@ func TestVerify(t *testing.T) {
 	data, sig := read(t, "alice.receipt"), read(t, "alice.receipt.sig")
 	signer, err := sign.Verify(data, sig)
 	require.NoError(t, err)
-	require.Equal(t, testKeyFingerprint, signer)
+	require.Equal(t, testbin.TestKeyFingerprint, signer)
 
 	fp, err := sign.Fingerprint(loadKey(t, testKeyFile).Public().(ed25519.PublicKey))
 	require.NoError(t, err)
-	require.Equal(t, testKeyFingerprint, fp)
+	require.Equal(t, testbin.TestKeyFingerprint, fp)
 
 	other, err := sign.Sign(loadKey(t, otherKeyFile), []byte("other bytes\n"))
 	require.NoError(t, err)
@@ -116,26 +117,11 @@ func TestAllowedSigners(t *testing.T) {
 	require.True(t, strings.HasPrefix(line, id+` namespaces="chronicle-receipt" ssh-ed25519 AAAA`), line)
 }
 
-// sshKeygen is ssh-keygen, the verifier outside the code: with CI set
-// its absence fails the test (.ci/run installs openssh-client), else the
-// test is skipped.
-func sshKeygen(t *testing.T) string {
-	t.Helper()
-	path, err := exec.LookPath("ssh-keygen")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("ssh-keygen is missing (install openssh-client)")
-		}
-		t.Skip("ssh-keygen is missing")
-	}
-	return path
-}
-
 // TestSSHKeygenVerifies: what Sign writes, with a new key each run,
 // passes `ssh-keygen -Y verify` given the AllowedSigners line, and the
 // same signature over a changed file does not.
 func TestSSHKeygenVerifies(t *testing.T) {
-	keygen := sshKeygen(t)
+	keygen := testbin.SSHKeygen(t)
 	dir := t.TempDir()
 	pub, priv, err := ed25519.GenerateKey(nil)
 	require.NoError(t, err)

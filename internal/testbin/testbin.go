@@ -177,3 +177,18 @@ func UseTestKey(dir string) error {
 	}
 	return os.Setenv(KeyEnv, path)
 }
+
+// SSHKeygen is the path of ssh-keygen, the verifier outside the code of
+// signed receipts: with CI set its absence fails the test (.ci/run
+// installs openssh-client), else the test is skipped.
+func SSHKeygen(t testing.TB) string {
+	t.Helper()
+	path, err := exec.LookPath("ssh-keygen")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("ssh-keygen is missing (install openssh-client)")
+		}
+		t.Skip("ssh-keygen is missing")
+	}
+	return path
+}
