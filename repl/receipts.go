@@ -9,7 +9,6 @@ import (
 	"github.com/casper-chronicle/chronicle/commands"
 	"github.com/casper-chronicle/chronicle/db"
 	"github.com/casper-chronicle/chronicle/db/fileio"
-	"github.com/casper-chronicle/chronicle/db/keys"
 	"github.com/casper-chronicle/chronicle/engine/receipt"
 	"github.com/casper-chronicle/chronicle/engine/sign"
 )
@@ -281,8 +280,7 @@ func runExport(x *invocation) error {
 	// The receipt is signed like every receipt file (its signature is
 	// for whoever checks it with ssh-keygen; casper-chronicle ignores it):
 	// the key is loaded before anything is written.
-	k, err := keys.ForWriting(x.p.value("key"), x.env.Stderr)
-	if err != nil {
+	if err := x.prepareKey(); err != nil {
 		return err
 	}
 	a, err := x.open(false)
@@ -290,7 +288,7 @@ func runExport(x *invocation) error {
 		return err
 	}
 	out, err := commands.Export(a, commands.ExportIn{Document: x.p.args[0], Dir: x.p.args[1],
-		Sign: func(data []byte) ([]byte, error) { return sign.Sign(k.Private, data) }})
+		Sign: func(data []byte) ([]byte, error) { return sign.Sign(x.key.Private, data) }})
 	var ae *commands.ArgError
 	switch {
 	case errors.Is(err, commands.ErrOtherContent) && errors.As(err, &ae):

@@ -11,10 +11,11 @@ import (
 )
 
 // signsFile reports whether the command writes a file that is signed: a
-// receipt to --receipt FILE, claims rows to --out ROWS.
+// receipt to --receipt FILE, claims rows to --out ROWS, the receipt of
+// export.
 func (x *invocation) signsFile() bool {
 	r := x.p.value("receipt")
-	return (r != "" && r != "-") || x.p.value("out") != ""
+	return (r != "" && r != "-") || x.p.value("out") != "" || x.cmd.name == "export"
 }
 
 // prepareKey loads the signing key (db/keys: --key FILE, $CHRONICLE_KEY,
