@@ -9,7 +9,6 @@ import (
 	"runtime"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -87,18 +86,6 @@ func TestRead(t *testing.T) {
 	require.ErrorContains(t, err, "signing key "+garbage+" is not an OpenSSH private key")
 	_, err = keys.Read(filepath.Join(dir, "nosuch"))
 	require.ErrorIs(t, err, os.ErrNotExist)
-}
-
-// TestReadFIFO: a FIFO named as the key fails at once instead of
-// blocking the command.
-func TestReadFIFO(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("no FIFOs")
-	}
-	fifo := filepath.Join(t.TempDir(), "fifo")
-	require.NoError(t, syscall.Mkfifo(fifo, 0o600))
-	_, err := keys.Read(fifo)
-	require.ErrorContains(t, err, "is a FIFO, not a regular file")
 }
 
 // TestWhere: --key, then $CHRONICLE_KEY, then the default key file.
