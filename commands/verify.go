@@ -65,8 +65,9 @@ type Verified struct {
 // receipt gets beside its store). A receipt over db.MaxReceiptSize bytes
 // is INVALID. open opens the archive, only when the receipt needs it.
 //
-// A receipt that came with a signature (in.Signed) is INVALID, without a
-// replay, when the signature does not verify over its exact bytes.
+// A receipt that came with a signature (in.Signature) is INVALID,
+// without a replay, when the signature does not verify over its exact
+// bytes.
 func Verify(open func() (*db.Archive, error), in VerifyIn) Verified {
 	return ParseReceipt(in).Replay(open)
 }

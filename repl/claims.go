@@ -91,8 +91,8 @@ func runClaimsCheck(x *invocation, args []string) error {
 	rep, rows := out.Report, out.Rows()
 	if out := x.p.value("out"); out != "" {
 		if err := x.writeSigned(out, rows); err != nil {
-			if errors.Is(err, fileio.ErrReceiptCollision) {
-				return fmt.Errorf("%s already exists with other content; nothing was overwritten", sanitize(out))
+			if c := (*fileio.CollisionError)(nil); errors.As(err, &c) {
+				return fmt.Errorf("%s already exists with other content; nothing was overwritten", sanitize(c.Path))
 			}
 			return err
 		}

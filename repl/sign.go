@@ -3,6 +3,7 @@ package repl
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 
 	"github.com/casper-chronicle/chronicle/commands"
 	"github.com/casper-chronicle/chronicle/db/fileio"
@@ -38,8 +39,8 @@ func (x *invocation) prepareKey() error {
 
 // writeSigned writes data to path and its detached SSHSIG signature to
 // path.sig (ssh-keygen's naming), both write-once and both or neither
-// (fileio.WriteOnceSigned). A path holding other bytes is the error
-// fileio.ErrReceiptCollision, with the path.
+// (fileio.WriteOnceSigned). A path holding other bytes is a
+// *fileio.CollisionError naming it, the error's "file".
 func (x *invocation) writeSigned(path string, data []byte) error {
 	if err := x.prepareKey(); err != nil {
 		return err
@@ -49,10 +50,13 @@ func (x *invocation) writeSigned(path string, data []byte) error {
 		return err
 	}
 	err = fileio.WriteOnceSigned(path, data, path+sign.Suffix, sig)
-	if errors.Is(err, fileio.ErrReceiptCollision) {
-		return withObject(fileErr(path, err), "file", path)
+	if c := (*fileio.CollisionError)(nil); errors.As(err, &c) {
+		return withObject(err, "file", c.Path)
 	}
-	return fileErr(path, err)
+	if pe, ok := err.(*fs.PathError); ok { // the receipt's, or its signature's
+		return fileErr(pe.Path, err)
+	}
+	return err
 }
 
 // runKey prints the signing key's public half (commands.Key); the key is

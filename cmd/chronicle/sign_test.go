@@ -287,3 +287,25 @@ func (w *ws) verifyText(file, verdict string) string {
 	}
 	return verdict + "\n"
 }
+
+// TestSignatureInTheWay: another file at FILE.sig stops the write before
+// FILE is written, and the error names FILE.sig.
+func TestSignatureInTheWay(t *testing.T) {
+	t.Parallel()
+	w := g1WS(t)
+	w.write("q.receipt.sig", "someone else's\n")
+	r := w.run("query", "input.txt", g1Q, "--receipt", "q.receipt", "--json")
+	require.Equal(t, 1, r.code, "%s", r)
+	require.Contains(t, r.stderr, `"error":"exists","file":"q.receipt.sig"`)
+	require.NoFileExists(t, filepath.Join(w.dir, "q.receipt"))
+
+	w.write("claims.jsonl", `{"chronicle-claims":1,"namespace":"sign","runId":"r3"}
+{"result":1,"document":"input.txt","query":"Did Alice repay Bob?"}
+{"claim":1,"standing":"fact","iteration":0,"declaredOn":"answer","declaredResult":1,"declaredRule":"chronicle.settlement.status","declaredValue":"PARTIAL"}
+`)
+	w.write("rows.jsonl.sig", "someone else's\n")
+	r = w.run("claims", "check", "claims.jsonl", "--out", "rows.jsonl")
+	requireOneLineError(t, r, 1, "claims", `rows\.jsonl\.sig already exists with other content; nothing was overwritten`)
+	require.NoFileExists(t, filepath.Join(w.dir, "rows.jsonl"))
+	require.Equal(t, "someone else's\n", string(w.read("rows.jsonl.sig")))
+}

@@ -171,7 +171,7 @@ func writeOnceCreated(path string, data []byte, perm os.FileMode) (bool, error) 
 }
 
 // sameContent is nil when path holds exactly data, else why not: a
-// *NotRegularError, or ErrReceiptCollision for other bytes (or a file
+// *NotRegularError, or a *CollisionError for other bytes (or a file
 // that cannot be read).
 func sameContent(path string, data []byte) error {
 	existing, rerr := ReadLimited(path, int64(len(data)))
@@ -181,8 +181,15 @@ func sameContent(path string, data []byte) error {
 	if rerr == nil && bytes.Equal(existing, data) {
 		return nil
 	}
-	return fmt.Errorf("%s: %w", path, ErrReceiptCollision)
+	return &CollisionError{Path: path}
 }
+
+// CollisionError is ErrReceiptCollision at Path: of a file and its
+// signature (WriteOnceSigned), it names the one in the way.
+type CollisionError struct{ Path string }
+
+func (e *CollisionError) Error() string { return e.Path + ": " + ErrReceiptCollision.Error() }
+func (e *CollisionError) Unwrap() error { return ErrReceiptCollision }
 
 // WriteOnceSigned writes a receipt or rows file and its detached
 // signature beside it (sigPath, FILE.sig), both write-once (WriteOnce)
