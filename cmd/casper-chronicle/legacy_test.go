@@ -726,7 +726,7 @@ func TestImportEveryGoldenStore(t *testing.T) {
 	for _, name := range storeArgs {
 		g := name[:2]
 		got := archiveOK(t, flat, dbPath, "export", g+".txt", "out")
-		require.Equal(t, "store=out/"+name+"\nreceipt=out/"+name+".receipt\n", got)
+		require.Equal(t, "store=out/"+name+"\nreceipt=out/"+name+".receipt\nsignature=out/"+name+".receipt.sig\n", got)
 		exported, err := os.ReadFile(filepath.Join(flat, "out", name))
 		require.NoError(t, err)
 		require.Equal(t, stores[g], exported, "export of %s", name)
