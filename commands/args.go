@@ -67,6 +67,9 @@ var (
 	flagCommit   = Flag{Name: "commit-every", Value: "N", Help: fmt.Sprintf("commit at most N files at a time (default %d); each commit lands whole", CommitEvery)}
 	flagVerify   = Flag{Name: "verify", Help: "re-verify each receipt"}
 	flagKeyShown = Flag{Name: "key", Value: "FILE", Kind: ArgPath, Help: "the key to print (default $CHRONICLE_KEY, else Chronicle's own, created the first time)"}
+	flagLogOut   = Flag{Name: "out", Value: "FILE", Kind: ArgPath, Help: "also save the checkpoint (or the proof) to FILE (never overwrites a different file)"}
+	flagLogSign  = Flag{Name: "sign", Help: "sign a checkpoint of the log as it is now with the key first (creates the key the first time)"}
+	flagTrust    = Flag{Name: "trust", Value: "KEY", Help: "the note verifier key (as `chronicle key` prints it), or a file holding it, that signed a checkpoint or proof (default: your own key's)"}
 	flagOut      = Flag{Name: "out", Value: "ROWS", Kind: ArgPath, Help: "claims check: also write the rows to ROWS (never overwrites a different file)"}
 	serveFlags   = []Flag{
 		{Name: "addr", Value: "HOST:PORT", Help: "listen on HOST:PORT (default 127.0.0.1:0: a free port of the loopback address); only loopback names are answered"},
@@ -78,6 +81,12 @@ var (
 		{Name: "sort", Value: "ORDER", Help: "import (the default), newest (import order reversed), name (by first name; documents without one last), size (largest first) or events (most first); each reads only its page"},
 	}
 )
+
+// LogVerbs are the subcommands of `log` (without one, `log` prints the
+// checkpoint).
+var LogVerbs = []Verb{
+	{Name: "verify", Args: "CHECKPOINT", Summary: "prove the archive today extends a checkpoint saved earlier: nothing removed, nothing rewritten", NArgs: 1},
+}
 
 // ClaimsVerbs are the subcommands of `claims`.
 var ClaimsVerbs = []Verb{

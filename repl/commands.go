@@ -49,6 +49,8 @@ var runs = map[string]func(*invocation) error{
 	"check":      runCheck,
 	"claims":     runClaims,
 	"key":        runKey,
+	"log":        runLog,
+	"prove":      runProve,
 	"mcp":        runMCP,
 	"serve":      runServe,
 	"help":       fitted(runHelp, helpWidth),

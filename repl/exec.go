@@ -157,6 +157,14 @@ func (x *invocation) openArchive(opts db.Options) (*db.Archive, error) {
 		}
 		return nil, err
 	}
+	if !opts.ReadOnly || x.cmd.name == "check" {
+		// A write signs the log it leaves; check holds the log's
+		// checkpoint to the key.
+		if err := x.attachLogKey(a); err != nil {
+			a.Close()
+			return nil, err
+		}
+	}
 	x.archive = a
 	return a, nil
 }

@@ -3,6 +3,7 @@ package repl
 import (
 	"errors"
 	"fmt"
+	"github.com/casper-chronicle/chronicle/engine/archivelog"
 	"io/fs"
 	"strings"
 
@@ -197,7 +198,13 @@ func printSetAnswer[H any](x *invocation, hits []H, rec *db.SetReceipt,
 func runVerify(x *invocation) error {
 	path := x.p.args[0]
 	sigPath := path + sign.Suffix
-	data, err := fileio.ReadLimited(path, db.MaxReceiptSize)
+	data, err := fileio.ReadLimited(path, max(db.MaxReceiptSize, archivelog.MaxBundleSize))
+	if err == nil && archivelog.IsBundle(data) {
+		return x.verifyBundle(path, data)
+	}
+	if err == nil && len(data) > db.MaxReceiptSize {
+		err = fmt.Errorf("%w (more than %d bytes)", fileio.ErrTooLarge, db.MaxReceiptSize)
+	}
 	var outcome receipt.Outcome
 	var why error
 	warning, signer, signed := "", "", false

@@ -105,6 +105,8 @@ var cliOnlyFlags = map[string]string{
 	"out":     "check_claims returns its rows, and writes no file",
 	"verify":  "receipts has no tool",
 	"key":     "the tools write no file, so they sign none",
+	"trust":   "the verify tool takes a receipt's text; a proof bundle is a file checked offline by the CLI",
+	"sign":    "log has no tool",
 }
 
 // toolField is the MCP input field a CLI flag is (its name, unless

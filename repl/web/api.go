@@ -23,6 +23,8 @@ const APIPrefix = "/api/v1/"
 // serve, and why.
 var NotServed = map[string]string{
 	"verify": "it reads a receipt FILE by its path on the server's machine; the API names no files (a request could make the server read any file), so verify runs as `chronicle verify`",
+	"log":    "`log --sign` writes with the user's private key and `log verify` reads a checkpoint FILE on the server's machine; checkpoints are saved and compared with `chronicle log`",
+	"prove":  "it names a receipt or claims FILE on the server's machine, or writes the proof to one; proofs are written with `chronicle prove`",
 }
 
 // Served reports whether the API serves the command: every read command

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// The archive's log from the command line (issue 29, items 1-3): the
+// two-person story of the README, and what refuses a proof or a
+// checkpoint. The tests sign with the test key ($CHRONICLE_KEY).
+
+// TestLogTwoPersonStory: one person saves a checkpoint; later, after more
+// writes, the archive proves it extends it; a proof of a document checks
+// offline with the public key alone (--trust), and fails with another
+// key; another archive does not extend the checkpoint.
+func TestLogTwoPersonStory(t *testing.T) {
+	t.Parallel()
+	w := g1WS(t)
+	k := w.key(nil)
+
+	cp := w.ok("log")
+	require.True(t, strings.HasPrefix(cp, "chronicle.archive/"), cp)
+	require.Contains(t, cp, "\n\n\u2014 "+k.Identity+" ")
+	w.ok("log", "--out", "monday.checkpoint")
+	require.Equal(t, cp, string(w.read("monday.checkpoint")))
+	var j struct {
+		Checkpoint, Origin, Root string
+		Size                     int64
+	}
+	require.NoError(t, json.Unmarshal([]byte(w.ok("log", "--json")), &j))
+	require.Equal(t, cp, j.Checkpoint)
+	require.EqualValues(t, 2, j.Size, "the document and its ingest receipt")
+
+	w.write("later.txt", "A later document.\n")
+	w.ok("ingest", "later.txt")
+	out := w.ok("log", "verify", "monday.checkpoint")
+	require.Equal(t, "VALID\nthe log today (4 leaves) extends the checkpoint of 2 leaves signed by "+k.Identity+": nothing removed, nothing rewritten\n", out)
+
+	out = w.ok("prove", "input.txt", "--out", "input.proof")
+	require.Contains(t, out, "document leaf 0 of the log's 4 proven in input.proof")
+	// Offline: no archive, no private key, the public key given.
+	none := []string{"CHRONICLE_KEY=", "XDG_CONFIG_HOME=" + t.TempDir(), "CHRONICLE_DB=" + filepath.Join(t.TempDir(), "absent.db")}
+	r := w.raw(none, "verify", "input.proof", "--trust", k.NoteVerifierKey)
+	require.Equal(t, 0, r.code, "%s", r)
+	require.Contains(t, r.stdout, "VALID\n{\"kind\":\"document\"")
+	r = w.raw(none, "verify", "input.proof")
+	require.Equal(t, 2, r.code, "%s", r)
+	require.Contains(t, r.stderr, "--trust")
+	// Another key's verifier refuses it.
+	otherKey := w.key([]string{"CHRONICLE_KEY=", "XDG_CONFIG_HOME=" + t.TempDir()})
+	other := w.write("other.vkey", otherKey.NoteVerifierKey+"\n")
+	r = w.raw(none, "verify", "input.proof", "--trust", other)
+	require.Equal(t, 1, r.code, "%s", r)
+	require.Contains(t, r.stdout, "INVALID")
+	// A changed byte of the proof is INVALID.
+	proof := string(w.read("input.proof"))
+	require.Contains(t, proof, `\"size\":383`)
+	w.write("bad.proof", strings.Replace(proof, `\"size\":383`, `\"size\":384`, 1))
+	r = w.raw(none, "verify", "bad.proof", "--trust", k.NoteVerifierKey)
+	require.Equal(t, 1, r.code, "%s", r)
+
+	// Another archive (another log) does not extend the checkpoint.
+	r = w.raw([]string{"CHRONICLE_DB="}, "--db", filepath.Join(w.dir, "other.db"), "ingest", "later.txt")
+	require.Equal(t, 0, r.code, "%s", r)
+	r = w.raw(nil, "--db", filepath.Join(w.dir, "other.db"), "log", "verify", "monday.checkpoint")
+	require.Equal(t, 1, r.code, "%s", r)
+	require.Contains(t, r.stderr, "the checkpoint is of log")
+	require.Equal(t, 1, strings.Count(r.stderr, "\n"), "one line")
+
+	// A kept receipt's file is proven too.
+	w.ok("query", "input.txt", g1Q, "--keep", "--receipt", "q.receipt")
+	out = w.ok("prove", "q.receipt")
+	require.Contains(t, out, `"leaf":"{\"kind\":\"receipt\",\"number\":`)
+	r = w.run("prove", "later.txt.missing")
+	require.NotEqual(t, 0, r.code)
+}
+
+// TestLogUnsignedUntilSigned: writes without a key leave the log
+// unsigned; `log` says how to sign it; `log --sign` signs it with the key
+// (created the first time, with its notice).
+func TestLogUnsignedUntilSigned(t *testing.T) {
+	t.Parallel()
+	w := newWS(t)
+	w.copyGolden(g1, "input.txt", "input.txt")
+	config := t.TempDir()
+	fresh := []string{"CHRONICLE_KEY=", "XDG_CONFIG_HOME=" + config}
+	r := w.raw(fresh, "--db", w.db, "ingest", "input.txt")
+	require.Equal(t, 0, r.code, "%s", r)
+	require.Empty(t, r.stderr, "a write that signs no file creates no key")
+	r = w.raw(fresh, "--db", w.db, "log")
+	require.NotEqual(t, 0, r.code)
+	require.Contains(t, r.stderr, "log --sign")
+	r = w.raw(fresh, "--db", w.db, "log", "--sign")
+	require.Equal(t, 0, r.code, "%s", r)
+	require.Contains(t, r.stderr, "created signing key")
+	require.True(t, strings.HasPrefix(r.stdout, "chronicle.archive/"))
+	_, err := os.Stat(filepath.Join(config, "chronicle", "signing_key"))
+	require.NoError(t, err)
+	r = w.raw(fresh, "--db", w.db, "check")
+	require.Equal(t, 0, r.code, "%s", r)
+}

@@ -1,0 +1,261 @@
+package repl
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/casper-chronicle/chronicle/commands"
+	"github.com/casper-chronicle/chronicle/db"
+	"github.com/casper-chronicle/chronicle/db/fileio"
+	"github.com/casper-chronicle/chronicle/db/keys"
+	"github.com/casper-chronicle/chronicle/engine/archivelog"
+	"github.com/casper-chronicle/chronicle/engine/receipt"
+	"github.com/casper-chronicle/chronicle/engine/sign"
+	"golang.org/x/mod/sumdb/note"
+)
+
+// The archive's log (issue 29): every write that finds the signing key
+// signs a checkpoint of the log it leaves (attachLogKey); `log` prints the
+// last one, `log verify` proves the archive extends a saved one, `prove`
+// writes the proof of a document, receipt or claims file, and `verify`
+// checks such a proof offline.
+
+// attachLogKey gives a write's archive the key that signs the log's
+// checkpoints, when the key exists: a write that signs no file never
+// creates the key (the first signed receipt, `chronicle key` or `log
+// --sign` does). A key file that exists but cannot be used fails the
+// write before anything changes.
+func (x *invocation) attachLogKey(a *db.Archive) error {
+	k := x.key
+	if k == nil {
+		var err error
+		if k, err = keys.Load(x.p.value("key")); errors.Is(err, keys.ErrNoKey) {
+			return nil
+		} else if err != nil {
+			return err
+		}
+	}
+	s, v, err := noteKeys(k)
+	if err != nil {
+		return err
+	}
+	a.LogSigner(s)
+	a.LogVerifier(v)
+	return nil
+}
+
+// noteKeys are k's note signer and verifier, named by its identity.
+func noteKeys(k *keys.Key) (note.Signer, note.Verifier, error) {
+	id, err := sign.Identity(k.Public())
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := sign.NoteSigner(id, k.Private)
+	if err != nil {
+		return nil, nil, err
+	}
+	v, err := sign.NoteVerifier(id, k.Public())
+	return s, v, err
+}
+
+// trusted is the key a checkpoint or proof must be signed by: --trust
+// (a note verifier key, or a file holding one), else the public half of
+// the user's own key.
+func (x *invocation) trusted() (note.Verifier, error) {
+	if t := x.p.value("trust"); t != "" {
+		text := t
+		if !strings.Contains(t, "+") {
+			data, err := fileio.ReadLimited(t, 4096)
+			if err != nil {
+				return nil, fileErr(t, err)
+			}
+			text = strings.TrimSpace(string(data))
+		}
+		v, err := note.NewVerifier(text)
+		if err != nil {
+			return nil, usageErrorf("--trust %.60q is not a note verifier key (`chronicle key` prints one): %v", t, err)
+		}
+		return v, nil
+	}
+	k, err := keys.Load(x.p.value("key"))
+	if errors.Is(err, keys.ErrNoKey) {
+		return nil, usageErrorf("no key to check the signature with: give --trust KEY, the note verifier key `chronicle key` prints where the archive is kept")
+	}
+	if err != nil {
+		return nil, err
+	}
+	_, v, err := noteKeys(k)
+	return v, err
+}
+
+// runLog prints the last signed checkpoint (or, with --sign, signs one of
+// the log as it is first), or runs `log verify`.
+func runLog(x *invocation) error {
+	if len(x.p.args) > 0 {
+		if x.p.args[0] != "verify" || len(x.p.args) != 2 {
+			names := x.cmd.spec.VerbNames()
+			return usageErrorf("usage: log [verify CHECKPOINT] (unknown log command %q; %s)", x.p.args[0], commands.OneOf(names))
+		}
+		return runLogVerify(x, x.p.args[1])
+	}
+	var a *db.Archive
+	var err error
+	if x.p.has("sign") {
+		k, err := keys.ForWriting(x.p.value("key"), x.env.Stderr)
+		if err != nil {
+			return err
+		}
+		x.key = k
+		if a, err = x.openExisting(); err != nil {
+			return err
+		}
+		if err := a.SignLog(); err != nil {
+			return err
+		}
+	} else if a, err = x.open(false); err != nil {
+		return err
+	}
+	out, err := commands.Log(a)
+	if err != nil {
+		return err
+	}
+	if f := x.p.value("out"); f != "" {
+		if err := fileio.WriteOnce(f, []byte(out.Checkpoint)); err != nil {
+			return fileErr(f, err)
+		}
+	}
+	if x.askedJSON() {
+		printJSONLine(x.out(), out)
+		return nil
+	}
+	fmt.Fprint(x.out(), out.Checkpoint)
+	return nil
+}
+
+// runLogVerify proves that the archive extends the checkpoint in path.
+func runLogVerify(x *invocation, path string) error {
+	data, err := fileio.ReadLimited(path, archivelog.MaxBundleSize)
+	if err != nil {
+		return fileErr(path, err)
+	}
+	v, err := x.trusted()
+	if err != nil {
+		return err
+	}
+	a, err := x.open(false)
+	if err != nil {
+		return err
+	}
+	res := commands.LogVerify(a, data, v)
+	outcome := receipt.Valid
+	if res.Why != nil {
+		outcome = receipt.Invalid
+	}
+	if x.askedJSON() {
+		j := commands.Verdict{File: path, Verdict: outcome.String(), Signer: v.Name()}
+		if res.Why != nil {
+			j.Problem = res.Why.Error()
+		}
+		printJSONLine(x.out(), j)
+	} else {
+		fmt.Fprintln(x.out(), outcome)
+		if res.Why == nil {
+			fmt.Fprintf(x.out(), "the log today (%d leaves) extends the checkpoint of %d leaves signed by %s: nothing removed, nothing rewritten\n", res.Now.Size, res.Old.Size, v.Name())
+		} else {
+			fmt.Fprintf(x.env.Stderr, "%schronicle log verify: %s: %v\n", x.env.where(), path, res.Why)
+		}
+	}
+	if res.Why == nil {
+		return nil
+	}
+	return quietStatus(outcome.ExitCode(), verdictKind(outcome), withObject(fmt.Errorf("%s: %w", path, res.Why), "file", path))
+}
+
+// runProve writes the proof bundle of a document, or of the kept receipt
+// or claims check whose file the argument names.
+func runProve(x *invocation) error {
+	arg := x.p.args[0]
+	a, err := x.open(false)
+	if err != nil {
+		return err
+	}
+	d, err := a.Resolve(arg)
+	var data []byte
+	if err != nil {
+		st, serr := os.Stat(arg)
+		if serr != nil || !st.Mode().IsRegular() {
+			return withObject(err, "document", arg)
+		}
+		if data, err = fileio.ReadLimited(arg, db.MaxReceiptSize<<4); err != nil {
+			return fileErr(arg, err)
+		}
+		d = nil
+	}
+	out, err := commands.Prove(a, d, data)
+	if err != nil {
+		return withObject(err, "document", arg)
+	}
+	enc := out.Bundle.Encode()
+	if f := x.p.value("out"); f != "" {
+		if err := fileio.WriteOnce(f, enc); err != nil {
+			return fileErr(f, err)
+		}
+		if !x.askedJSON() {
+			fmt.Fprintf(x.out(), "%s leaf %d of the log's %d proven in %s (`chronicle verify %s` checks it without the archive)\n",
+				out.Leaf.Kind, out.Bundle.Index, checkpointSize(out.Bundle), sanitize(f), sanitize(f))
+			return nil
+		}
+	}
+	x.out().Write(enc)
+	return nil
+}
+
+// checkpointSize is the tree size a bundle's checkpoint names (0 when it
+// does not read).
+func checkpointSize(b *archivelog.Bundle) int64 {
+	text, _, _ := strings.Cut(string(b.Checkpoint), "\n\n")
+	if c, err := archivelog.ParseCheckpoint(text + "\n"); err == nil {
+		return c.Size
+	}
+	return 0
+}
+
+// verifyBundle checks a proof bundle offline: the key it trusts signed
+// the checkpoint, and the leaf is in its tree.
+func (x *invocation) verifyBundle(path string, data []byte) error {
+	v, err := x.trusted()
+	if err != nil {
+		return err
+	}
+	var leaf *archivelog.Leaf
+	var c *archivelog.Checkpoint
+	b, err := archivelog.ParseBundle(data)
+	if err == nil {
+		leaf, c, err = b.Verify(v)
+	}
+	outcome := receipt.Valid
+	if err != nil {
+		outcome = receipt.Invalid
+	}
+	if x.askedJSON() {
+		j := commands.Verdict{File: path, Verdict: outcome.String(), Signer: v.Name()}
+		if err != nil {
+			j.Problem = err.Error()
+		}
+		printJSONLine(x.out(), j)
+	} else {
+		fmt.Fprintln(x.out(), outcome)
+		if err == nil {
+			fmt.Fprintf(x.out(), "%s is leaf %d of the log %s (%d leaves), signed by %s\n", sanitize(string(b.Leaf)), b.Index, c.Origin, c.Size, v.Name())
+		} else {
+			fmt.Fprintf(x.env.Stderr, "%schronicle verify: %s: %v\n", x.env.where(), path, err)
+		}
+	}
+	_ = leaf
+	if err == nil {
+		return nil
+	}
+	return quietStatus(outcome.ExitCode(), verdictKind(outcome), withObject(fmt.Errorf("%s: %w", path, err), "file", path))
+}
