@@ -93,15 +93,9 @@ func Prove(a *db.Archive, doc *db.Document, data []byte) (*ProveOut, error) {
 	var b *archivelog.Bundle
 	var err error
 	if doc != nil {
-		b, err = a.Prove(archivelog.KindDocument, doc.SHA256)
-	} else {
-		sum := db.Digest(sha256.Sum256(data))
-		if b, err = a.Prove(archivelog.KindReceipt, sum); errors.Is(err, db.ErrNotLogged) {
-			b, err = a.Prove(archivelog.KindClaims, sum)
-		}
-		if errors.Is(err, db.ErrNotLogged) {
-			err = fmt.Errorf("%w: no kept receipt or claims check has these bytes (SHA-256 %s)", ErrNothingToProve, sum)
-		}
+		b, err = a.ProveDocument(doc)
+	} else if b, err = a.ProveKept(data); errors.Is(err, db.ErrNotLogged) {
+		err = fmt.Errorf("%w: no kept receipt or claims check has these bytes (SHA-256 %s)", ErrNothingToProve, db.Digest(sha256.Sum256(data)))
 	}
 	if err != nil {
 		return nil, err

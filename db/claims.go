@@ -248,7 +248,7 @@ func (a *Archive) CheckClaimsWith(data []byte, opts ClaimOptions) (*ClaimReport,
 		if err := b.Put(key, value); err != nil {
 			return err
 		}
-		return appendLeaf(tx, &archivelog.Leaf{Kind: archivelog.KindClaims, Namespace: f.Namespace, RunID: f.RunID, SHA256: f.SHA256})
+		return appendLeaf(tx, &archivelog.Leaf{Kind: archivelog.KindClaims, Namespace: f.Namespace, RunID: f.RunID, SHA256: f.SHA256}, claimsLocator(f.SHA256))
 	})
 	if err != nil {
 		return nil, err

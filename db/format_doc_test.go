@@ -507,7 +507,7 @@ func (v *formatVerifier) log() {
 	kinds := map[string]int{}
 	docLeaves := map[string]int{}
 	receiptLeaves := map[uint64]string{}
-	subjects := 0
+	locators := map[string]uint64{} // locator → leaf index
 	require.NoError(t, b.ForEach(func(k, val []byte) error {
 		switch {
 		case k[0] == 'l' && len(k) == 9:
@@ -527,16 +527,28 @@ func (v *formatVerifier) log() {
 			}
 		case k[0] == 'h' && len(k) == 9:
 			require.Len(t, val, 32)
-		case k[0] == 'x' && len(k) == 42:
-			require.Empty(t, val)
-			subjects++
+		case k[0] == 'x':
+			require.Len(t, val, 8)
+			locators[string(k[1:])] = binary.BigEndian.Uint64(val)
 		default:
 			require.Contains(t, []string{"origin", "checkpoint"}, string(k))
 		}
 		return nil
 	}))
 	require.Len(t, leaves, n, "the bucket's sequence counts the leaves")
-	require.Equal(t, n, subjects, "one subject entry per leaf")
+	// A locator entry for each document (by sequence number) and kept
+	// receipt (by number), pointing at its leaf.
+	require.Len(t, locators, len(v.docs)+len(receiptLeaves))
+	for key, d := range v.docs {
+		at, ok := locators[string(binary.BigEndian.AppendUint64([]byte{'d'}, d.Seq))]
+		require.True(t, ok, "document #%d's locator", d.Seq)
+		require.Contains(t, string(leaves[at]), `"kind":"document","sha256":"`+hex.EncodeToString([]byte(key))+`"`)
+	}
+	for num, sum := range receiptLeaves {
+		at, ok := locators[string(binary.BigEndian.AppendUint64([]byte{'r'}, num))]
+		require.True(t, ok, "receipt %d's locator", num)
+		require.Contains(t, string(leaves[at]), `"number":`+fmt.Sprint(num)+`,"sha256":"`+sum+`"`)
+	}
 	for i, l := range leaves {
 		h := sha256.Sum256(append([]byte{0}, l...))
 		require.Equal(t, h[:], b.Get(binary.BigEndian.AppendUint64([]byte{'h'}, uint64(tlog.StoredHashIndex(0, int64(i))))), "leaf %d's stored hash", i)

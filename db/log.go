@@ -3,6 +3,7 @@ package db
 import (
 	"bytes"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
@@ -25,7 +26,9 @@ import (
 //
 //	'l' ‖ index (u64 BE)            → the leaf's canonical bytes
 //	'h' ‖ stored hash index (u64 BE) → a 32-byte tree hash (tlog.StoredHashIndex)
-//	'x' ‖ kind ‖ subject (32) ‖ index (u64 BE) → empty: the leaves of a document, receipt or claims file
+//	'x' ‖ locator                   → the index (u64 BE) of the leaf a proof starts from:
+//	                                  'd' ‖ seq (u64 BE) a document's, 'r' ‖ number (u64 BE)
+//	                                  a kept receipt's, 'c' ‖ SHA-256 of the file a claims check's
 //	"origin"                        → the log's origin line
 //	"checkpoint"                    → the last signed checkpoint (a C2SP signed note)
 //
@@ -56,22 +59,14 @@ func logKey(prefix byte, n uint64) []byte {
 	return binary.BigEndian.AppendUint64([]byte{prefix}, n)
 }
 
-// subjectKind is the byte of a leaf kind in a subject key.
-func subjectKind(kind string) byte {
-	switch kind {
-	case archivelog.KindReceipt:
-		return 'r'
-	case archivelog.KindClaims:
-		return 'c'
-	}
-	return 'd' // document, name, original: the document's
-}
-
-func subjectKey(kind byte, subject [32]byte, n uint64) []byte {
-	k := append(make([]byte, 0, 42), logSubject, kind)
-	k = append(k, subject[:]...)
-	return binary.BigEndian.AppendUint64(k, n)
-}
+// Locators of the leaves a proof starts from. Documents and receipts are
+// found by their sequence numbers, so their entries are appended in key
+// order as the archive grows (entries keyed by digest land on random
+// pages: a batch ingest rewrote a page for nearly every document).
+func docLocator(seq uint64) []byte     { return binary.BigEndian.AppendUint64([]byte{'d'}, seq) }
+func receiptLocator(num uint64) []byte { return binary.BigEndian.AppendUint64([]byte{'r'}, num) }
+func claimsLocator(file Digest) []byte { return append([]byte{'c'}, file[:]...) }
+func locatorKey(locator []byte) []byte { return append([]byte{logSubject}, locator...) }
 
 // logBucket is the log bucket of tx; a missing one is damage.
 func logBucket(tx *bolt.Tx) (*bolt.Bucket, error) {
@@ -111,31 +106,47 @@ func hashReader(b *bolt.Bucket) tlog.HashReader {
 	})
 }
 
-// appendLeaf appends l to the log of tx.
-func appendLeaf(tx *bolt.Tx, l *archivelog.Leaf) error {
+// leafEntries are the log entries of leaf n (data): the leaf, the tree
+// hashes it completes (StoredHashes, reading earlier ones from r) and,
+// when it has a locator, its locator entry.
+func leafEntries(n uint64, l *archivelog.Leaf, locator []byte, r tlog.HashReader) ([]keyValue, []tlog.Hash, error) {
+	data := l.Encode()
+	hashes, err := tlog.StoredHashes(int64(n), data, r)
+	if err != nil {
+		return nil, nil, err
+	}
+	out := make([]keyValue, 0, len(hashes)+2)
+	out = append(out, keyValue{logKey(logLeaf, n), data})
+	first := uint64(tlog.StoredHashIndex(0, int64(n)))
+	for i := range hashes {
+		out = append(out, keyValue{logKey(logHash, first+uint64(i)), hashes[i][:]})
+	}
+	if locator != nil {
+		out = append(out, keyValue{locatorKey(locator), binary.BigEndian.AppendUint64(nil, n)})
+	}
+	return out, hashes, nil
+}
+
+// appendLeaf appends l to the log of tx, found by locator (nil: a leaf
+// no proof starts from, a name or an original receipt).
+func appendLeaf(tx *bolt.Tx, l *archivelog.Leaf, locator []byte) error {
 	b, err := logBucket(tx)
 	if err != nil {
 		return err
 	}
 	n := b.Sequence()
-	data := l.Encode()
-	hashes, err := tlog.StoredHashes(int64(n), data, hashReader(b))
+	entries, _, err := leafEntries(n, l, locator, hashReader(b))
 	if err != nil {
 		return err
 	}
-	// Appends go at the end of each key range: pack pages full.
+	// Every key range of the log grows at its end (the claims locators
+	// aside, which are few): pack its pages full, as bbolt's default
+	// (half-full pages, for random inserts) doubled the log.
 	b.FillPercent = 1.0
-	if err := b.Put(logKey(logLeaf, n), data); err != nil {
-		return err
-	}
-	first := uint64(tlog.StoredHashIndex(0, int64(n)))
-	for i, h := range hashes {
-		if err := b.Put(logKey(logHash, first+uint64(i)), h[:]); err != nil {
+	for _, e := range entries {
+		if err := b.Put(e.key, e.value); err != nil {
 			return err
 		}
-	}
-	if err := b.Put(subjectKey(subjectKind(l.Kind), l.SHA256, n), nil); err != nil {
-		return err
 	}
 	return b.SetSequence(n + 1)
 }
@@ -149,12 +160,12 @@ func logDocument(tx *bolt.Tx, d *Document, fresh bool, added []string) error {
 		if len(added) > 0 {
 			name, added = added[0], added[1:]
 		}
-		if err := appendLeaf(tx, &archivelog.Leaf{Kind: archivelog.KindDocument, SHA256: d.SHA256, Size: d.SourceSize, Name: name}); err != nil {
+		if err := appendLeaf(tx, &archivelog.Leaf{Kind: archivelog.KindDocument, SHA256: d.SHA256, Size: d.SourceSize, Name: name}, docLocator(d.Seq)); err != nil {
 			return err
 		}
 	}
 	for _, n := range added {
-		if err := appendLeaf(tx, &archivelog.Leaf{Kind: archivelog.KindName, SHA256: d.SHA256, Name: n}); err != nil {
+		if err := appendLeaf(tx, &archivelog.Leaf{Kind: archivelog.KindName, SHA256: d.SHA256, Name: n}, nil); err != nil {
 			return err
 		}
 	}
@@ -286,23 +297,72 @@ func (a *Archive) ExtendsCheckpoint(old *archivelog.Checkpoint) (*archivelog.Che
 // ErrLogMismatch: the log does not extend a checkpoint it should.
 var ErrLogMismatch = errors.New("the archive's log does not extend the checkpoint")
 
-// Prove writes the proof bundle of the first leaf naming subject (a
-// document's digest for kind document, a kept receipt's SHA-256 for
-// receipt, a claims file's for claims), against the last signed
-// checkpoint, which must cover it.
-func (a *Archive) Prove(kind string, subject Digest) (*archivelog.Bundle, error) {
+// ProveDocument is the proof bundle of d's document leaf, against the
+// last signed checkpoint, which must cover it.
+func (a *Archive) ProveDocument(d *Document) (*archivelog.Bundle, error) {
+	return a.prove(func(*bolt.Tx) ([]byte, [32]byte, error) { return docLocator(d.Seq), d.SHA256, nil }, "document "+d.Label())
+}
+
+// ProveKept is the proof bundle of the kept receipt whose bytes are data,
+// or else of the kept claims check whose claims file they are.
+func (a *Archive) ProveKept(data []byte) (*archivelog.Bundle, error) {
+	sum := Digest(sha256.Sum256(data))
+	return a.prove(func(tx *bolt.Tx) ([]byte, [32]byte, error) {
+		var owner Digest
+		switch {
+		case IsArchiveReceipt(data):
+			r, err := ParseReceipt(data)
+			if err != nil {
+				return nil, sum, err
+			}
+			owner = r.Document
+		case IsSetReceipt(data):
+			r, err := ParseSetReceipt(data)
+			if err != nil {
+				return nil, sum, err
+			}
+			last, err := setReceiptOwner(tx, r)
+			if err != nil {
+				return nil, sum, fmt.Errorf("%w: %v", ErrNotLogged, err)
+			}
+			owner = last.SHA256
+		default:
+			return claimsLocator(sum), sum, nil
+		}
+		key := append(append(make([]byte, 0, 64), owner[:]...), sum[:]...)
+		v := tx.Bucket(bucketReceipts).Get(key)
+		if v == nil {
+			return nil, sum, fmt.Errorf("the receipt %s is not kept in the archive: %w", sum.Short(), ErrNotLogged)
+		}
+		num, _, err := openReceipt(key, v)
+		if err != nil {
+			return nil, sum, fmt.Errorf("%w: kept receipt %s: %v", ErrCorrupt, sum.Short(), err)
+		}
+		return receiptLocator(num), sum, nil
+	}, "file "+sum.Short())
+}
+
+// prove writes the proof bundle of the leaf locate finds (it must name
+// subject), against the last signed checkpoint, which must cover it.
+func (a *Archive) prove(locate func(tx *bolt.Tx) ([]byte, [32]byte, error), what string) (*archivelog.Bundle, error) {
 	var bundle *archivelog.Bundle
 	err := a.bolt.View(func(tx *bolt.Tx) error {
 		b, err := logBucket(tx)
 		if err != nil {
 			return err
 		}
-		prefix := subjectKey(subjectKind(kind), subject, 0)[:34]
-		k, _ := b.Cursor().Seek(prefix)
-		if !bytes.HasPrefix(k, prefix) || len(k) != 42 {
-			return fmt.Errorf("%s %s: %w", kind, subject, ErrNotLogged)
+		locator, subject, err := locate(tx)
+		if err != nil {
+			return err
 		}
-		n := binary.BigEndian.Uint64(k[34:])
+		v := b.Get(locatorKey(locator))
+		if v == nil {
+			return fmt.Errorf("%s: %w", what, ErrNotLogged)
+		}
+		if len(v) != 8 {
+			return fmt.Errorf("%w: the log's entry of %s is malformed", ErrCorrupt, what)
+		}
+		n := binary.BigEndian.Uint64(v)
 		signed := b.Get(keyLogCheckpoint)
 		if signed == nil {
 			return fmt.Errorf("%w (no signed checkpoint yet)", ErrLogUnsigned)
@@ -315,8 +375,8 @@ func (a *Archive) Prove(kind string, subject Digest) (*archivelog.Bundle, error)
 			return fmt.Errorf("%w (leaf %d, the signed checkpoint has %d)", ErrLogUnsigned, n, c.Size)
 		}
 		leaf := b.Get(logKey(logLeaf, n))
-		if leaf == nil {
-			return fmt.Errorf("%w: log leaf %d is missing", ErrCorrupt, n)
+		if l, err := archivelog.ParseLeaf(leaf); err != nil || l.SHA256 != subject {
+			return fmt.Errorf("%w: log leaf %d is not the leaf of %s", ErrCorrupt, n, what)
 		}
 		proof, err := tlog.ProveRecord(c.Size, int64(n), hashReader(b))
 		if err != nil {

@@ -53,6 +53,7 @@ func (a *Archive) checkLog(tx *bolt.Tx, known map[Digest]*Document) []Problem {
 	})
 	f := &logFacts{docs: map[Digest]int64{}, names: map[Digest]map[string]bool{}, receipts: map[uint64]Digest{},
 		claims: map[string]Digest{}, originals: map[[64]byte]bool{}}
+	located := 0 // leaves with a locator entry
 	for i := range n {
 		data := b.Get(logKey(logLeaf, uint64(i)))
 		if data == nil {
@@ -70,13 +71,35 @@ func (a *Archive) checkLog(tx *bolt.Tx, known map[Digest]*Document) []Problem {
 			add("leaf %d: %v", i, err)
 			continue
 		}
-		if b.Get(subjectKey(subjectKind(l.Kind), l.SHA256, uint64(i))) == nil {
-			add("leaf %d has no lookup entry (run `chronicle check` again after `chronicle reindex`)", i)
+		var locator []byte
+		switch l.Kind {
+		case archivelog.KindDocument:
+			if d := known[Digest(l.SHA256)]; d != nil {
+				locator = docLocator(d.Seq)
+			}
+		case archivelog.KindReceipt:
+			locator = receiptLocator(l.Number)
+		case archivelog.KindClaims:
+			locator = claimsLocator(l.SHA256)
+		}
+		if locator != nil {
+			located++
+			if v := b.Get(locatorKey(locator)); len(v) != 8 || binary.BigEndian.Uint64(v) != uint64(i) {
+				add("leaf %d (%s) is not where its entry says (run `chronicle check` after `chronicle reindex`)", i, l.Kind)
+			}
 		}
 		f.note(l)
 	}
 	if k, _ := b.Cursor().Seek(logKey(logLeaf, uint64(n))); k != nil && k[0] == logLeaf {
 		add("it holds leaves beyond its %d", n)
+	}
+	entries := 0
+	cur := b.Cursor()
+	for k, _ := cur.Seek([]byte{logSubject}); k != nil && k[0] == logSubject; k, _ = cur.Next() {
+		entries++
+	}
+	if entries != located {
+		add("it holds %d locator entries for %d leaves that have one", entries, located)
 	}
 	wrong := 0
 	for i, h := range hashes {

@@ -118,7 +118,7 @@ func TestLogLeavesAndProofs(t *testing.T) {
 	docs, err := a.Docs()
 	require.NoError(t, err)
 	for _, d := range docs {
-		bundle, err := a.Prove(archivelog.KindDocument, d.SHA256)
+		bundle, err := a.ProveDocument(d)
 		require.NoError(t, err)
 		parsed, err := archivelog.ParseBundle(bundle.Encode())
 		require.NoError(t, err)
@@ -133,12 +133,29 @@ func TestLogLeavesAndProofs(t *testing.T) {
 		require.True(t, rfcVerifyInclusion(bundle.Index, cp.Size, bundle.Leaf, proof, cp.Root), "RFC 9162 inclusion of leaf %d", bundle.Index)
 		require.False(t, rfcVerifyInclusion(bundle.Index, cp.Size, append(bytes.Clone(bundle.Leaf), ' '), proof, cp.Root))
 	}
-	_, err = a.Prove(archivelog.KindDocument, Digest{1})
+	_, err = a.ProveDocument(&Document{Seq: 99, SHA256: Digest{1}})
+	require.ErrorIs(t, err, ErrNotLogged)
+	_, err = a.ProveDocument(&Document{Seq: docs[1].Seq, SHA256: docs[0].SHA256})
+	require.ErrorIs(t, err, ErrCorrupt, "the leaf at a document's entry must be its own")
+
+	// Each kept receipt's bytes find its receipt leaf.
+	kept, err := a.Receipts(nil)
+	require.NoError(t, err)
+	require.Len(t, kept, 4)
+	for _, r := range kept {
+		bundle, err := a.ProveKept(r.Encode())
+		require.NoError(t, err)
+		leaf, _, err := bundle.Verify(verifier)
+		require.NoError(t, err)
+		require.Equal(t, archivelog.KindReceipt, leaf.Kind)
+		require.Equal(t, sha256.Sum256(r.Encode()), leaf.SHA256)
+	}
+	_, err = a.ProveKept([]byte("not kept"))
 	require.ErrorIs(t, err, ErrNotLogged)
 
 	// Another key's verifier refuses the bundle.
 	_, other := testKey(t, "chronicle-test")
-	bundle, err := a.Prove(archivelog.KindDocument, docs[0].SHA256)
+	bundle, err := a.ProveDocument(docs[0])
 	require.NoError(t, err)
 	_, _, err = bundle.Verify(other)
 	require.ErrorIs(t, err, archivelog.ErrCheckpoint)
@@ -176,7 +193,7 @@ func editLog(t *testing.T, path string, fn func(tx *bolt.Tx) error, mode string)
 				if err != nil {
 					return err
 				}
-				if err := appendLeaf(tx, parsed); err != nil {
+				if err := appendLeaf(tx, parsed, nil); err != nil { // the locator entries stay
 					return err
 				}
 			}
@@ -294,7 +311,7 @@ func TestLogTamperTrials(t *testing.T) {
 				require.NoError(t, err)
 				_, err = archivelog.OpenSigned(st.Signed, verifier)
 				require.ErrorIs(t, err, archivelog.ErrCheckpoint)
-				_, err = a.Prove(archivelog.KindDocument, docs[0].SHA256)
+				_, err = a.ProveDocument(docs[0])
 				require.NoError(t, err)
 			}
 		})

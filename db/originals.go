@@ -115,7 +115,7 @@ func (a *Archive) ImportStore(s *engine.Store, storeBytes []byte, names []string
 			if err := b.Put(key, v); err != nil {
 				return err
 			}
-			if err := appendLeaf(tx, &archivelog.Leaf{Kind: archivelog.KindOriginal, SHA256: d.SHA256, Receipt: id, Name: o.Name}); err != nil {
+			if err := appendLeaf(tx, &archivelog.Leaf{Kind: archivelog.KindOriginal, SHA256: d.SHA256, Receipt: id, Name: o.Name}, nil); err != nil {
 				return err
 			}
 			res.Receipts++

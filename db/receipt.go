@@ -183,7 +183,7 @@ func putReceiptBytes(tx *bolt.Tx, key, data []byte) error {
 	if err := putReceiptOrder(tx, seq, key); err != nil {
 		return err
 	}
-	if err := appendLeaf(tx, &archivelog.Leaf{Kind: archivelog.KindReceipt, Number: seq, SHA256: sha256.Sum256(data)}); err != nil {
+	if err := appendLeaf(tx, &archivelog.Leaf{Kind: archivelog.KindReceipt, Number: seq, SHA256: sha256.Sum256(data)}, receiptLocator(seq)); err != nil {
 		return err
 	}
 	return countReceipt(tx, data)
