@@ -2,11 +2,13 @@ package archivelog
 
 import (
 	"bytes"
+	"crypto/ed25519"
 	"crypto/rand"
 	"os"
 	"strings"
 	"testing"
 
+	"github.com/casper-chronicle/chronicle/engine/sign"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/mod/sumdb/note"
 	"golang.org/x/mod/sumdb/tlog"
@@ -193,4 +195,51 @@ func FuzzParseBundle(f *testing.F) {
 		}
 		_, _ = ParseCheckpoint(string(data))
 	})
+}
+
+// TestCheckpointAndBundleGolden: a checkpoint of the golden leaves' tree,
+// signed by a fixed Ed25519 key (Ed25519 signs deterministically), and the
+// proof bundle of leaf 2, byte for byte.
+func TestCheckpointAndBundleGolden(t *testing.T) {
+	key := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{7}, ed25519.SeedSize))
+	signer, err := sign.NoteSigner("chronicle@golden", key)
+	require.NoError(t, err)
+	verifier, err := sign.NoteVerifier("chronicle@golden", key.Public().(ed25519.PublicKey))
+	require.NoError(t, err)
+	var hashes []tlog.Hash
+	r := tlog.HashReaderFunc(func(idx []int64) ([]tlog.Hash, error) {
+		out := make([]tlog.Hash, len(idx))
+		for i, x := range idx {
+			out[i] = hashes[x]
+		}
+		return out, nil
+	})
+	for i := range goldenLeaves {
+		h, err := tlog.StoredHashes(int64(i), goldenLeaves[i].Encode(), r)
+		require.NoError(t, err)
+		hashes = append(hashes, h...)
+	}
+	n := int64(len(goldenLeaves))
+	root, err := tlog.TreeHash(n, r)
+	require.NoError(t, err)
+	c := &Checkpoint{Origin: "chronicle.archive/00112233445566778899aabbccddeeff", Size: n, Root: root}
+	signed, err := c.Sign(signer)
+	require.NoError(t, err)
+	proof, err := tlog.ProveRecord(n, 2, r)
+	require.NoError(t, err)
+	bundle := (&Bundle{Index: 2, Leaf: goldenLeaves[2].Encode(), Proof: proof, Checkpoint: signed}).Encode()
+	for name, got := range map[string][]byte{"checkpoint.golden": signed, "bundle.golden": bundle} {
+		path := "testdata/" + name
+		if os.Getenv("UPDATE_GOLDEN") == "1" {
+			require.NoError(t, os.WriteFile(path, got, 0o644))
+		}
+		want, err := os.ReadFile(path)
+		require.NoError(t, err)
+		require.Equal(t, string(want), string(got), name)
+	}
+	b, err := ParseBundle(bundle)
+	require.NoError(t, err)
+	leaf, _, err := b.Verify(verifier)
+	require.NoError(t, err)
+	require.Equal(t, goldenLeaves[2], *leaf)
 }
