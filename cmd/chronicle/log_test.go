@@ -76,6 +76,21 @@ func TestLogTwoPersonStory(t *testing.T) {
 	w.ok("query", "input.txt", g1Q, "--keep", "--receipt", "q.receipt")
 	out = w.ok("prove", "q.receipt")
 	require.Contains(t, out, `"leaf":"{\"kind\":\"receipt\",\"number\":`)
+	// And a kept claims check, by its claims file.
+	w.write("claims.jsonl", `{"chronicle-claims":1,"namespace":"log","runId":"r1"}
+{"result":1,"document":"input.txt","query":"Did Alice repay Bob?"}
+{"claim":1,"standing":"fact","iteration":0,"declaredOn":"answer","declaredResult":1,"declaredRule":"chronicle.settlement.status","declaredValue":"PARTIAL"}
+`)
+	w.ok("claims", "check", "claims.jsonl")
+	w.ok("prove", "claims.jsonl", "--out", "claims.proof")
+	r = w.raw(none, "verify", "claims.proof", "--trust", k.NoteVerifierKey)
+	require.Equal(t, 0, r.code, "%s", r)
+	require.Contains(t, r.stdout, `{"kind":"claims","namespace":"log","run_id":"r1"`)
+	// A file nothing kept has, and no such document.
+	w.write("stray.txt", "never ingested, never kept\n")
+	r = w.run("prove", "stray.txt")
+	require.Equal(t, 1, r.code, "%s", r)
+	require.Contains(t, r.stderr, "no kept receipt or claims check has these bytes")
 	r = w.run("prove", "later.txt.missing")
 	require.NotEqual(t, 0, r.code)
 }
