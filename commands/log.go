@@ -37,7 +37,7 @@ func Log(a *db.Archive) (*LogOut, error) {
 	if st.Signed == nil {
 		return nil, fmt.Errorf("%w: no checkpoint has been signed yet (`chronicle log --sign` signs one with your key)", ErrLogUnsigned)
 	}
-	c, err := archivelog.ParseCheckpoint(checkpointBody(st.Signed))
+	c, err := archivelog.Unverified(st.Signed)
 	if err != nil {
 		return nil, fmt.Errorf("%w: the kept checkpoint: %v (run `chronicle check`)", db.ErrCorrupt, err)
 	}
@@ -45,16 +45,6 @@ func Log(a *db.Archive) (*LogOut, error) {
 		return nil, fmt.Errorf("%w: the last signed checkpoint has %d leaves, the log %d (`chronicle log --sign` signs it with your key)", ErrLogUnsigned, c.Size, st.Tree.Size)
 	}
 	return &LogOut{Checkpoint: string(st.Signed), Origin: c.Origin, Root: fmt.Sprintf("%x", c.Root[:]), Size: c.Size}, nil
-}
-
-// checkpointBody is the text of a signed note, before its blank line.
-func checkpointBody(signed []byte) string {
-	for i := 0; i+1 < len(signed); i++ {
-		if signed[i] == '\n' && signed[i+1] == '\n' {
-			return string(signed[:i+1])
-		}
-	}
-	return string(signed)
 }
 
 // LogVerified is what `log verify` found: the old checkpoint and the log

@@ -215,14 +215,14 @@ func (a *Archive) signLog(tx *bolt.Tx) error {
 	return b.Put(keyLogCheckpoint, signed)
 }
 
-// checkpointText reads a stored signed checkpoint's text without checking
-// its signature (the reader checks it with the key it trusts).
+// checkpointText reads the stored signed checkpoint's text without
+// checking its signature (the reader checks it with the key it trusts).
 func checkpointText(signed []byte) (*archivelog.Checkpoint, error) {
-	i := bytes.Index(signed, []byte("\n\n"))
-	if i < 0 {
-		return nil, fmt.Errorf("%w: the stored checkpoint is not a signed note", ErrCorrupt)
+	c, err := archivelog.Unverified(signed)
+	if err != nil {
+		return nil, fmt.Errorf("%w: the stored checkpoint: %v", ErrCorrupt, err)
 	}
-	return archivelog.ParseCheckpoint(string(signed[:i+1]))
+	return c, nil
 }
 
 // treeCheckpoint is the checkpoint of the first size leaves of the log b.

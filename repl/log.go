@@ -215,8 +215,7 @@ func runProve(x *invocation) error {
 // checkpointSize is the tree size a bundle's checkpoint names (0 when it
 // does not read).
 func checkpointSize(b *archivelog.Bundle) int64 {
-	text, _, _ := strings.Cut(string(b.Checkpoint), "\n\n")
-	if c, err := archivelog.ParseCheckpoint(text + "\n"); err == nil {
+	if c, err := archivelog.Unverified(b.Checkpoint); err == nil {
 		return c.Size
 	}
 	return 0
@@ -229,11 +228,10 @@ func (x *invocation) verifyBundle(path string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	var leaf *archivelog.Leaf
 	var c *archivelog.Checkpoint
 	b, err := archivelog.ParseBundle(data)
 	if err == nil {
-		leaf, c, err = b.Verify(v)
+		_, c, err = b.Verify(v)
 	}
 	outcome := receipt.Valid
 	if err != nil {
@@ -253,7 +251,6 @@ func (x *invocation) verifyBundle(path string, data []byte) error {
 			fmt.Fprintf(x.env.Stderr, "%schronicle verify: %s: %v\n", x.env.where(), path, err)
 		}
 	}
-	_ = leaf
 	if err == nil {
 		return nil
 	}

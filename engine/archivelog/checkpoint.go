@@ -71,6 +71,17 @@ func CheckOrigin(origin string) error {
 	return nil
 }
 
+// Unverified reads the checkpoint a signed note carries without checking
+// its signature: for showing the archive's own kept checkpoint, never for
+// trusting one (OpenSigned).
+func Unverified(signed []byte) (*Checkpoint, error) {
+	text, _, ok := strings.Cut(string(signed), "\n\n")
+	if !ok {
+		return nil, fmt.Errorf("%w: not a signed note", ErrCheckpoint)
+	}
+	return ParseCheckpoint(text + "\n")
+}
+
 // Sign signs the checkpoint as a C2SP signed note.
 func (c *Checkpoint) Sign(signer note.Signer) ([]byte, error) {
 	return note.Sign(&note.Note{Text: c.Text()}, signer)

@@ -106,6 +106,11 @@ func TestCheckpoint(t *testing.T) {
 	opened, err := OpenSigned(signed, verifier)
 	require.NoError(t, err)
 	require.Equal(t, c, opened)
+	shown, err := Unverified(signed)
+	require.NoError(t, err)
+	require.Equal(t, c, shown)
+	_, err = Unverified([]byte(text))
+	require.ErrorIs(t, err, ErrCheckpoint, "no signature lines")
 	_, other := testKey(t)
 	_, err = OpenSigned(signed, other)
 	require.ErrorIs(t, err, ErrCheckpoint)
@@ -114,11 +119,10 @@ func TestCheckpoint(t *testing.T) {
 	require.ErrorIs(t, err, ErrCheckpoint)
 }
 
-// TestBundle: a bundle of each leaf of a small tree verifies; a bundle
-// whose leaf, index, proof or checkpoint changed does not, and only the
-// canonical bytes parse.
-func TestBundle(t *testing.T) {
-	signer, verifier := testKey(t)
+// goldenTree is the tree of the golden leaves: their bytes, a reader of
+// its stored hashes and its root.
+func goldenTree(t *testing.T) ([][]byte, tlog.HashReader, tlog.Hash) {
+	t.Helper()
 	var hashes []tlog.Hash
 	r := tlog.HashReaderFunc(func(idx []int64) ([]tlog.Hash, error) {
 		out := make([]tlog.Hash, len(idx))
@@ -135,9 +139,18 @@ func TestBundle(t *testing.T) {
 		hashes = append(hashes, h...)
 		leaves = append(leaves, l)
 	}
-	n := int64(len(leaves))
-	root, err := tlog.TreeHash(n, r)
+	root, err := tlog.TreeHash(int64(len(leaves)), r)
 	require.NoError(t, err)
+	return leaves, r, root
+}
+
+// TestBundle: a bundle of each leaf of a small tree verifies; a bundle
+// whose leaf, index, proof or checkpoint changed does not, and only the
+// canonical bytes parse.
+func TestBundle(t *testing.T) {
+	signer, verifier := testKey(t)
+	leaves, r, root := goldenTree(t)
+	n := int64(len(leaves))
 	c := &Checkpoint{Origin: "chronicle.archive/test", Size: n, Root: root}
 	signed, err := c.Sign(signer)
 	require.NoError(t, err)
@@ -206,22 +219,8 @@ func TestCheckpointAndBundleGolden(t *testing.T) {
 	require.NoError(t, err)
 	verifier, err := sign.NoteVerifier("chronicle@golden", key.Public().(ed25519.PublicKey))
 	require.NoError(t, err)
-	var hashes []tlog.Hash
-	r := tlog.HashReaderFunc(func(idx []int64) ([]tlog.Hash, error) {
-		out := make([]tlog.Hash, len(idx))
-		for i, x := range idx {
-			out[i] = hashes[x]
-		}
-		return out, nil
-	})
-	for i := range goldenLeaves {
-		h, err := tlog.StoredHashes(int64(i), goldenLeaves[i].Encode(), r)
-		require.NoError(t, err)
-		hashes = append(hashes, h...)
-	}
+	_, r, root := goldenTree(t)
 	n := int64(len(goldenLeaves))
-	root, err := tlog.TreeHash(n, r)
-	require.NoError(t, err)
 	c := &Checkpoint{Origin: "chronicle.archive/00112233445566778899aabbccddeeff", Size: n, Root: root}
 	signed, err := c.Sign(signer)
 	require.NoError(t, err)
