@@ -150,6 +150,14 @@ func (x *invocation) openArchive(opts db.Options) (*db.Archive, error) {
 		return nil, err
 	}
 	opts.Timeout = wait
+	// A write signs the log it leaves; check holds the log's checkpoint
+	// to the key.
+	logKey := !opts.ReadOnly || x.cmd.name == "check"
+	if logKey {
+		if err := x.loadLogKey(!opts.ReadOnly); err != nil {
+			return nil, err
+		}
+	}
 	a, err := db.Open(x.env.archivePath(x.p.value("db")), opts)
 	if err != nil {
 		if errors.Is(err, db.ErrNoArchive) {
@@ -157,10 +165,8 @@ func (x *invocation) openArchive(opts db.Options) (*db.Archive, error) {
 		}
 		return nil, err
 	}
-	if !opts.ReadOnly || x.cmd.name == "check" {
-		// A write signs the log it leaves; check holds the log's
-		// checkpoint to the key.
-		if err := x.attachLogKey(a); err != nil {
+	if logKey {
+		if err := x.attachLogKey(a, !opts.ReadOnly); err != nil {
 			a.Close()
 			return nil, err
 		}

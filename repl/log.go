@@ -22,28 +22,64 @@ import (
 // writes the proof of a document, receipt or claims file, and `verify`
 // checks such a proof offline.
 
-// attachLogKey gives a write's archive the key that signs the log's
-// checkpoints, when the key exists: a write that signs no file never
-// creates the key (the first signed receipt, `chronicle key` or `log
-// --sign` does). A key file that exists but cannot be used fails the
-// write before anything changes.
-func (x *invocation) attachLogKey(a *db.Archive) error {
-	k := x.key
-	if k == nil {
-		var err error
+// loadLogKey loads the key that signs the log's checkpoints, before the
+// archive is opened (a key that cannot be used fails the command before
+// anything, the archive file included, changes): for a write (write), the
+// key --key, $CHRONICLE_KEY or the default names, the default one created
+// on the first write with its one-line notice, so that every write signs
+// the log it leaves; for check, the key's public half when it exists.
+// Where there is no place for a default key (no config directory) writes
+// leave the log unsigned, and `log` says so.
+func (x *invocation) loadLogKey(write bool) error {
+	if x.key != nil {
+		return nil
+	}
+	named := x.p.value("key") != "" || os.Getenv(keys.Env) != ""
+	var k *keys.Key
+	var err error
+	switch {
+	case !write:
 		if k, err = keys.Load(x.p.value("key")); errors.Is(err, keys.ErrNoKey) {
 			return nil
-		} else if err != nil {
-			return err
 		}
+	case !named && noConfigDir():
+		return nil
+	default:
+		k, err = keys.ForWriting(x.p.value("key"), x.env.Stderr)
 	}
-	s, v, err := noteKeys(k)
 	if err != nil {
 		return err
 	}
-	a.LogSigner(s)
-	a.LogVerifier(v)
+	x.key = k
 	return nil
+}
+
+// attachLogKey gives the opened archive the loaded key: a write signs the
+// log it leaves (and an upgrade the open just ran, before the key was
+// given, is signed now); check holds the checkpoint to it.
+func (x *invocation) attachLogKey(a *db.Archive, write bool) error {
+	if x.key == nil {
+		return nil
+	}
+	s, v, err := noteKeys(x.key)
+	if err != nil {
+		return err
+	}
+	a.LogVerifier(v)
+	if !write {
+		return nil
+	}
+	a.LogSigner(s)
+	if a.UpgradedFrom > 0 {
+		return a.SignLog()
+	}
+	return nil
+}
+
+// noConfigDir reports that no default key file can be placed.
+func noConfigDir() bool {
+	_, err := keys.DefaultPath()
+	return err != nil
 }
 
 // noteKeys are k's note signer and verifier, named by its identity.
@@ -103,11 +139,6 @@ func runLog(x *invocation) error {
 	var a *db.Archive
 	var err error
 	if x.p.has("sign") {
-		k, err := keys.ForWriting(x.p.value("key"), x.env.Stderr)
-		if err != nil {
-			return err
-		}
-		x.key = k
 		if a, err = x.openExisting(); err != nil {
 			return err
 		}

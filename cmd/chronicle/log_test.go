@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/casper-chronicle/chronicle/internal/testbin"
 	"github.com/stretchr/testify/require"
 )
 
@@ -95,27 +96,40 @@ func TestLogTwoPersonStory(t *testing.T) {
 	require.NotEqual(t, 0, r.code)
 }
 
-// TestLogUnsignedUntilSigned: writes without a key leave the log
-// unsigned; `log` says how to sign it; `log --sign` signs it with the key
-// (created the first time, with its notice).
-func TestLogUnsignedUntilSigned(t *testing.T) {
+// TestLogKeyOnFirstWrite: the first write creates the key (its one-line
+// notice) and signs the log; an archive upgraded by a read, without the
+// key, has a log no checkpoint covers, which `log` says and `log --sign`
+// signs.
+func TestLogKeyOnFirstWrite(t *testing.T) {
 	t.Parallel()
 	w := newWS(t)
 	w.copyGolden(g1, "input.txt", "input.txt")
 	config := t.TempDir()
 	fresh := []string{"CHRONICLE_KEY=", "XDG_CONFIG_HOME=" + config}
-	r := w.raw(fresh, "--db", w.db, "ingest", "input.txt")
+	keyFile := filepath.Join(config, "chronicle", "signing_key")
+	r := w.raw(fresh, "--db", w.db, "docs")
+	require.NotEqual(t, 0, r.code, "no archive yet")
+	require.NoFileExists(t, keyFile, "reading never creates the key")
+	r = w.raw(fresh, "--db", w.db, "ingest", "input.txt")
 	require.Equal(t, 0, r.code, "%s", r)
-	require.Empty(t, r.stderr, "a write that signs no file creates no key")
+	require.Equal(t, "chronicle: created signing key "+keyFile+" (`chronicle key` prints its public key)\n", r.stderr)
 	r = w.raw(fresh, "--db", w.db, "log")
-	require.NotEqual(t, 0, r.code)
-	require.Contains(t, r.stderr, "log --sign")
-	r = w.raw(fresh, "--db", w.db, "log", "--sign")
 	require.Equal(t, 0, r.code, "%s", r)
-	require.Contains(t, r.stderr, "created signing key")
 	require.True(t, strings.HasPrefix(r.stdout, "chronicle.archive/"))
-	_, err := os.Stat(filepath.Join(config, "chronicle", "signing_key"))
+
+	// A schema-16 archive upgraded by a read: its log is built, unsigned.
+	old := filepath.Join(w.dir, "old.db")
+	data, err := os.ReadFile(filepath.Join(testbin.RepoRoot(), "testdata", "archives", "schema16.db"))
 	require.NoError(t, err)
-	r = w.raw(fresh, "--db", w.db, "check")
+	require.NoError(t, os.WriteFile(old, data, 0o600))
+	r = w.raw(fresh, "--db", old, "docs")
+	require.Equal(t, 0, r.code, "%s", r)
+	r = w.raw(fresh, "--db", old, "log")
+	require.Equal(t, 1, r.code, "%s", r)
+	require.Contains(t, r.stderr, "log --sign")
+	r = w.raw(fresh, "--db", old, "log", "--sign")
+	require.Equal(t, 0, r.code, "%s", r)
+	require.Empty(t, r.stderr, "the key exists")
+	r = w.raw(fresh, "--db", old, "check")
 	require.Equal(t, 0, r.code, "%s", r)
 }
