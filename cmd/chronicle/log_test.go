@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -107,6 +108,18 @@ func TestLogKeyOnFirstWrite(t *testing.T) {
 	config := t.TempDir()
 	fresh := []string{"CHRONICLE_KEY=", "XDG_CONFIG_HOME=" + config}
 	keyFile := filepath.Join(config, "chronicle", "signing_key")
+	// A key others may read fails the first write before the archive
+	// file exists.
+	exposed := filepath.Join(t.TempDir(), "exposed")
+	data, err := os.ReadFile(filepath.Join(testbin.RepoRoot(), testbin.TestKeyFile))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(exposed, data, 0o644))
+	if runtime.GOOS != "windows" {
+		r := w.raw([]string{"CHRONICLE_KEY=" + exposed}, "--db", w.db, "ingest", "input.txt")
+		require.NotEqual(t, 0, r.code, "%s", r)
+		require.Contains(t, r.stderr, "readable by others")
+		require.NoFileExists(t, w.db)
+	}
 	r := w.raw(fresh, "--db", w.db, "docs")
 	require.NotEqual(t, 0, r.code, "no archive yet")
 	require.NoFileExists(t, keyFile, "reading never creates the key")
@@ -119,7 +132,7 @@ func TestLogKeyOnFirstWrite(t *testing.T) {
 
 	// A schema-16 archive upgraded by a read: its log is built, unsigned.
 	old := filepath.Join(w.dir, "old.db")
-	data, err := os.ReadFile(filepath.Join(testbin.RepoRoot(), "testdata", "archives", "schema16.db"))
+	data, err = os.ReadFile(filepath.Join(testbin.RepoRoot(), "testdata", "archives", "schema16.db"))
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(old, data, 0o600))
 	r = w.raw(fresh, "--db", old, "docs")
