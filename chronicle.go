@@ -3,6 +3,9 @@ package chronicle
 import (
 	"errors"
 	"fmt"
+	"github.com/casper-chronicle/chronicle/db/keys"
+	"github.com/casper-chronicle/chronicle/engine/sign"
+	"golang.org/x/mod/sumdb/note"
 	"time"
 
 	"github.com/casper-chronicle/chronicle/commands"
@@ -67,6 +70,12 @@ type Options struct {
 	// process's lock before ErrLocked (default 5 s): a read waits for a
 	// writer's commit, a write for the readers in their reads.
 	LockTimeout time.Duration
+	// SigningKey is an unencrypted OpenSSH Ed25519 private key file (mode
+	// 0600) that signs the archive log's checkpoints: every write then
+	// keeps a checkpoint of the log it leaves, signed, as the CLI's writes
+	// do. Without one, writes append to the log unsigned (the CLI's next
+	// write, or `chronicle log --sign`, signs them).
+	SigningKey string
 }
 
 // Archive is an open archive file. Between calls it holds no lock: each
@@ -87,12 +96,36 @@ func Open(path string, opts *Options) (*Archive, error) {
 	if opts == nil {
 		opts = &Options{}
 	}
+	var signer note.Signer
+	var verifier note.Verifier
+	if opts.SigningKey != "" {
+		k, err := keys.Read(opts.SigningKey)
+		if err != nil {
+			return nil, err
+		}
+		if signer, verifier, err = sign.NoteKeys(k.Private); err != nil {
+			return nil, err
+		}
+	}
 	var a *db.Archive
 	err := db.Guard(path, func() (err error) {
 		a, err = db.Open(path, db.Options{ReadOnly: opts.ReadOnly, Timeout: opts.LockTimeout, WaitOption: "Options.LockTimeout"})
+		if err != nil || signer == nil {
+			return err
+		}
+		a.LogVerifier(verifier)
+		if !opts.ReadOnly {
+			a.LogSigner(signer)
+			if a.UpgradedFrom > 0 { // the upgrade built the log: sign it while the lock is held
+				err = a.SignLog()
+			}
+		}
 		return err
 	})
 	if err != nil {
+		if a != nil {
+			a.Close()
+		}
 		return nil, err
 	}
 	// Held until now for the creation, the upgrade and a batch a killed
@@ -103,6 +136,22 @@ func Open(path string, opts *Options) (*Archive, error) {
 		return nil, fmt.Errorf("archive %s: releasing the lock: %w", path, err)
 	}
 	return &Archive{db: a}, nil
+}
+
+// Checkpoint is the archive log's last signed checkpoint (a C2SP signed
+// note), as `chronicle log` prints it; an error when the log has changes
+// no checkpoint covers (writes without Options.SigningKey).
+func (a *Archive) Checkpoint() (string, error) {
+	var out *commands.LogOut
+	err := a.read(func() error {
+		var err error
+		out, err = commands.Log(a.db)
+		return err
+	})
+	if err != nil {
+		return "", err
+	}
+	return out.Checkpoint, nil
 }
 
 // Close closes the archive (which holds no lock between calls).

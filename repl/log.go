@@ -61,7 +61,7 @@ func (x *invocation) attachLogKey(a *db.Archive, write bool) error {
 	if x.key == nil {
 		return nil
 	}
-	s, v, err := noteKeys(x.key)
+	s, v, err := sign.NoteKeys(x.key.Private)
 	if err != nil {
 		return err
 	}
@@ -80,20 +80,6 @@ func (x *invocation) attachLogKey(a *db.Archive, write bool) error {
 func noConfigDir() bool {
 	_, err := keys.DefaultPath()
 	return err != nil
-}
-
-// noteKeys are k's note signer and verifier, named by its identity.
-func noteKeys(k *keys.Key) (note.Signer, note.Verifier, error) {
-	id, err := sign.Identity(k.Public())
-	if err != nil {
-		return nil, nil, err
-	}
-	s, err := sign.NoteSigner(id, k.Private)
-	if err != nil {
-		return nil, nil, err
-	}
-	v, err := sign.NoteVerifier(id, k.Public())
-	return s, v, err
 }
 
 // trusted is the key a checkpoint or proof must be signed by: --trust
@@ -122,7 +108,7 @@ func (x *invocation) trusted() (note.Verifier, error) {
 	if err != nil {
 		return nil, err
 	}
-	_, v, err := noteKeys(k)
+	_, v, err := sign.NoteKeys(k.Private)
 	return v, err
 }
 

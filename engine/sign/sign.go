@@ -196,3 +196,23 @@ func NoteSigner(name string, key ed25519.PrivateKey) (note.Signer, error) {
 	}
 	return &noteSigner{name: name, hash: v.KeyHash(), key: key}, nil
 }
+
+// NoteKeys are the note signer and verifier of key under its Identity:
+// what signs the archive log's checkpoints and what `chronicle key`'s
+// note verifier key checks.
+func NoteKeys(key ed25519.PrivateKey) (note.Signer, note.Verifier, error) {
+	if len(key) != ed25519.PrivateKeySize {
+		return nil, nil, fmt.Errorf("note keys: %w (%d bytes)", ErrNotEd25519, len(key))
+	}
+	pub := key.Public().(ed25519.PublicKey)
+	id, err := Identity(pub)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := NoteSigner(id, key)
+	if err != nil {
+		return nil, nil, err
+	}
+	v, err := NoteVerifier(id, pub)
+	return s, v, err
+}
