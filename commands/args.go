@@ -67,7 +67,9 @@ var (
 	flagCommit   = Flag{Name: "commit-every", Value: "N", Help: fmt.Sprintf("commit at most N files at a time (default %d); each commit lands whole", CommitEvery)}
 	flagVerify   = Flag{Name: "verify", Help: "re-verify each receipt"}
 	flagKeyShown = Flag{Name: "key", Value: "FILE", Kind: ArgPath, Help: "the key to print (default $CHRONICLE_KEY, else Chronicle's own, created the first time)"}
-	flagLogOut   = Flag{Name: "out", Value: "FILE", Kind: ArgPath, Help: "also save the checkpoint (or the proof) to FILE (never overwrites a different file)"}
+	flagLogOut   = Flag{Name: "out", Value: "FILE", Kind: ArgPath, Help: "also save the checkpoint to FILE (never overwrites a different file)"}
+	flagProveOut = Flag{Name: "out", Value: "FILE", Kind: ArgPath, Help: "write the proof to FILE instead of stdout (never overwrites a different file)"}
+	flagLogKey   = Flag{Name: "key", Value: "FILE", Kind: ArgPath, Help: "the key that signs the checkpoint (--sign) and checks saved ones (default $CHRONICLE_KEY, else Chronicle's own)"}
 	flagLogSign  = Flag{Name: "sign", Help: "sign a checkpoint of the log as it is now with the key first (creates the key the first time)"}
 	flagTrust    = Flag{Name: "trust", Value: "KEY", Help: "the note verifier key (as `chronicle key` prints it), or a file holding it, that signed a checkpoint or proof (default: your own key's)"}
 	flagOut      = Flag{Name: "out", Value: "ROWS", Kind: ArgPath, Help: "claims check: also write the rows to ROWS (never overwrites a different file)"}

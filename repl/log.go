@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/casper-chronicle/chronicle/commands"
@@ -116,9 +117,12 @@ func (x *invocation) trusted() (note.Verifier, error) {
 // the log as it is first), or runs `log verify`.
 func runLog(x *invocation) error {
 	if len(x.p.args) > 0 {
-		if x.p.args[0] != "verify" || len(x.p.args) != 2 {
-			names := x.cmd.spec.VerbNames()
-			return usageErrorf("usage: log [verify CHECKPOINT] (unknown log command %q; %s)", x.p.args[0], commands.OneOf(names))
+		names := x.cmd.spec.VerbNames()
+		switch {
+		case x.p.args[0] != "verify":
+			return usageErrorf("unknown log command %q (%s)%s", x.p.args[0], commands.OneOf(names), didYouMean(x.p.args[0], names, strconv.Quote))
+		case len(x.p.args) != 2:
+			return usageErrorf("usage: log verify CHECKPOINT")
 		}
 		return runLogVerify(x, x.p.args[1])
 	}

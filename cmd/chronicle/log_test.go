@@ -38,6 +38,13 @@ func TestLogTwoPersonStory(t *testing.T) {
 	require.Equal(t, cp, j.Checkpoint)
 	require.EqualValues(t, 2, j.Size, "the document and its ingest receipt")
 
+	r := w.run("log", "verify")
+	require.Equal(t, 2, r.code, "%s", r)
+	require.Contains(t, r.stderr, "usage: log verify CHECKPOINT")
+	r = w.run("log", "verfy", "monday.checkpoint")
+	require.Equal(t, 2, r.code, "%s", r)
+	require.Contains(t, r.stderr, `did you mean "verify"?`)
+
 	w.write("later.txt", "A later document.\n")
 	w.ok("ingest", "later.txt")
 	out := w.ok("log", "verify", "monday.checkpoint")
@@ -47,7 +54,7 @@ func TestLogTwoPersonStory(t *testing.T) {
 	require.Contains(t, out, "document leaf 0 of the log's 4 proven in input.proof")
 	// Offline: no archive, no private key, the public key given.
 	none := []string{"CHRONICLE_KEY=", "XDG_CONFIG_HOME=" + t.TempDir(), "CHRONICLE_DB=" + filepath.Join(t.TempDir(), "absent.db")}
-	r := w.raw(none, "verify", "input.proof", "--trust", k.NoteVerifierKey)
+	r = w.raw(none, "verify", "input.proof", "--trust", k.NoteVerifierKey)
 	require.Equal(t, 0, r.code, "%s", r)
 	require.Contains(t, r.stdout, "VALID\n{\"kind\":\"document\"")
 	r = w.raw(none, "verify", "input.proof")
