@@ -20,10 +20,6 @@ type LogOut struct {
 	Size       int64  `json:"size"`
 }
 
-// ErrLogUnsigned is db's: the log has changes no signed checkpoint
-// covers.
-var ErrLogUnsigned = db.ErrLogUnsigned
-
 // Log reads the last signed checkpoint, which must cover the log as it is
 // (a write with the key, or `log --sign`, signs it).
 func Log(a *db.Archive) (*LogOut, error) {
@@ -32,17 +28,17 @@ func Log(a *db.Archive) (*LogOut, error) {
 		return nil, err
 	}
 	if st.Signed == nil && st.Tree.Size == 0 {
-		return nil, fmt.Errorf("%w: the log is empty (nothing has been written yet)", ErrLogUnsigned)
+		return nil, fmt.Errorf("%w: the log is empty (nothing has been written yet)", db.ErrLogUnsigned)
 	}
 	if st.Signed == nil {
-		return nil, fmt.Errorf("%w: no checkpoint has been signed yet (`chronicle log --sign` signs one with your key)", ErrLogUnsigned)
+		return nil, fmt.Errorf("%w: no checkpoint has been signed yet (`chronicle log --sign` signs one with your key)", db.ErrLogUnsigned)
 	}
 	c, err := archivelog.Unverified(st.Signed)
 	if err != nil {
 		return nil, fmt.Errorf("%w: the kept checkpoint: %v (run `chronicle check`)", db.ErrCorrupt, err)
 	}
 	if c.Size != st.Tree.Size || c.Root != st.Tree.Root {
-		return nil, fmt.Errorf("%w: the last signed checkpoint has %d leaves, the log %d (`chronicle log --sign` signs it with your key)", ErrLogUnsigned, c.Size, st.Tree.Size)
+		return nil, fmt.Errorf("%w: the last signed checkpoint has %d leaves, the log %d (`chronicle log --sign` signs it with your key)", db.ErrLogUnsigned, c.Size, st.Tree.Size)
 	}
 	return &LogOut{Checkpoint: string(st.Signed), Origin: c.Origin, Root: fmt.Sprintf("%x", c.Root[:]), Size: c.Size}, nil
 }

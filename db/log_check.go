@@ -85,7 +85,7 @@ func (a *Archive) checkLog(tx *bolt.Tx, known map[Digest]*Document) []Problem {
 		if locator != nil {
 			located++
 			if v := b.Get(locatorKey(locator)); len(v) != 8 || binary.BigEndian.Uint64(v) != uint64(i) {
-				add("leaf %d (%s) is not where its entry says (run `chronicle check` after `chronicle reindex`)", i, l.Kind)
+				add("leaf %d (%s) is not where its locator entry says (the log is not rebuilt from the archive: restore it from a copy)", i, l.Kind)
 			}
 		}
 		f.note(l)

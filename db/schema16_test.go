@@ -87,6 +87,22 @@ func requireSchema16Answers(t *testing.T, a *Archive) {
 	}
 }
 
+// upgradeSchema16 opens a copy of the schema-16 fixture, which upgrades
+// it, rebuilding the indexes (rebuilt) or rewriting the spans, and checks
+// the result finds nothing wrong.
+func upgradeSchema16(t *testing.T, path string, rebuilt bool) *Archive {
+	t.Helper()
+	a, err := Open(path, Options{})
+	require.NoError(t, err)
+	t.Cleanup(func() { a.Close() })
+	require.Equal(t, 16, a.UpgradedFrom)
+	require.Equal(t, rebuilt, a.reindexed, "rebuilt from the documents, or the spans rewritten")
+	problems, err := a.Check(context.Background())
+	require.NoError(t, err)
+	require.Empty(t, problems)
+	return a
+}
+
 // TestSchema16UpgradeKeepsDocumentsInSpans: the upgrade to schema 17
 // rewrites every kept span with its document's digest and store version
 // (the imported V1 store's spans say version 1), the answers stay those
@@ -96,14 +112,7 @@ func TestSchema16UpgradeKeepsDocumentsInSpans(t *testing.T) {
 	version, _ := schemaTestRaw(t, path)
 	require.Equal(t, "16", version, "the fixture must stay a schema-16 archive")
 
-	a, err := Open(path, Options{})
-	require.NoError(t, err)
-	defer a.Close()
-	require.Equal(t, 16, a.UpgradedFrom)
-	require.False(t, a.reindexed, "the spans are rewritten, not rebuilt")
-	problems, err := a.Check(context.Background())
-	require.NoError(t, err)
-	require.Empty(t, problems)
+	a := upgradeSchema16(t, path, false)
 
 	versions := map[byte]int{}
 	require.NoError(t, a.bolt.View(func(tx *bolt.Tx) error {
@@ -140,13 +149,6 @@ func TestSchema16UpgradeDamagedSpan(t *testing.T) {
 	}))
 	require.NoError(t, b.Close())
 
-	a, err := Open(path, Options{})
-	require.NoError(t, err)
-	defer a.Close()
-	require.Equal(t, 16, a.UpgradedFrom)
-	require.True(t, a.reindexed, "the damaged span starts a rebuild")
-	problems, err := a.Check(context.Background())
-	require.NoError(t, err)
-	require.Empty(t, problems)
+	a := upgradeSchema16(t, path, true)
 	requireSchema16Answers(t, a)
 }

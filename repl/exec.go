@@ -150,11 +150,9 @@ func (x *invocation) openArchive(opts db.Options) (*db.Archive, error) {
 		return nil, err
 	}
 	opts.Timeout = wait
-	// A write signs the log it leaves; check holds the log's checkpoint
-	// to the key.
-	logKey := !opts.ReadOnly || x.cmd.name == "check"
-	if logKey {
-		if err := x.loadLogKey(!opts.ReadOnly); err != nil {
+	// A write signs the log it leaves.
+	if !opts.ReadOnly {
+		if err := x.loadLogKey(true); err != nil {
 			return nil, err
 		}
 	}
@@ -165,8 +163,8 @@ func (x *invocation) openArchive(opts db.Options) (*db.Archive, error) {
 		}
 		return nil, err
 	}
-	if logKey {
-		if err := x.attachLogKey(a, !opts.ReadOnly); err != nil {
+	if !opts.ReadOnly {
+		if err := x.attachLogKey(a, true); err != nil {
 			a.Close()
 			return nil, err
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/casper-chronicle/chronicle/db/fileio"
 	"github.com/casper-chronicle/chronicle/db/keys"
 	"github.com/casper-chronicle/chronicle/engine/archivelog"
+	"github.com/casper-chronicle/chronicle/engine/claimcheck"
 	"github.com/casper-chronicle/chronicle/engine/receipt"
 	"github.com/casper-chronicle/chronicle/engine/sign"
 	"golang.org/x/mod/sumdb/note"
@@ -209,7 +210,7 @@ func runProve(x *invocation) error {
 		if serr != nil || !st.Mode().IsRegular() {
 			return withObject(err, "document", arg)
 		}
-		if data, err = fileio.ReadLimited(arg, db.MaxReceiptSize<<4); err != nil {
+		if data, err = fileio.ReadLimited(arg, max(db.MaxReceiptSize, claimcheck.MaxFileBytes)); err != nil {
 			return fileErr(arg, err)
 		}
 		d = nil

@@ -317,6 +317,14 @@ func runCheck(x *invocation) error {
 	if err != nil {
 		return err
 	}
+	// The log's signed checkpoint is held to the key's public half, when
+	// there is a key.
+	if err := x.loadLogKey(false); err != nil {
+		return err
+	}
+	if err := x.attachLogKey(a, false); err != nil {
+		return err
+	}
 	// Writers commit between the documents of a long check; Ctrl-C (in the
 	// REPL) stops it before the next document.
 	bar := newProgress(x.env, 0)

@@ -61,7 +61,13 @@ func TestLogTwoPersonStory(t *testing.T) {
 	require.Equal(t, 2, r.code, "%s", r)
 	require.Contains(t, r.stderr, "--trust")
 	// Another key's verifier refuses it.
-	otherKey := w.key([]string{"CHRONICLE_KEY=", "XDG_CONFIG_HOME=" + t.TempDir()})
+	otherEnv := []string{"CHRONICLE_KEY=", "XDG_CONFIG_HOME=" + t.TempDir()}
+	otherKey := w.key(otherEnv)
+	// check holds the archive's checkpoint to the key it is run with.
+	r = w.raw(otherEnv, "--db", w.db, "check")
+	require.Equal(t, 1, r.code, "%s", r)
+	require.Contains(t, r.stdout+r.stderr, "not signed by "+otherKey.Identity)
+	w.ok("check")
 	other := w.write("other.vkey", otherKey.NoteVerifierKey+"\n")
 	r = w.raw(none, "verify", "input.proof", "--trust", other)
 	require.Equal(t, 1, r.code, "%s", r)
