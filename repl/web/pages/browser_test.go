@@ -207,6 +207,20 @@ func TestBrowser(t *testing.T) {
 	require.Equal(t, []string{bank + ":4", bank + ":6"}, eval(`Array.from(document.querySelectorAll("li.counted .cite a")).map(a => a.textContent)`))
 	checkMarks(4)
 
+	// An entity: its events (read from the entity index, the page's
+	// records only), the debt it takes part in, and that debt's
+	// settlement one click away.
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/entity?name=Layla")))
+	require.Contains(t, text("#event-count"), "events naming it")
+	checkMarks(2)
+	require.Equal(t, []string{"Did Layla repay Omar?"}, eval(`Array.from(document.querySelectorAll("#debts a.settle")).map(a => a.textContent)`))
+	require.Equal(t, []string{loan, bank}, eval(`Array.from(document.querySelectorAll("#debts li a:not(.settle)")).map(a => a.textContent)`),
+		"the documents the settlement cites")
+	screenshot("entity.png")
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#debts a.settle"))))
+	require.NoError(t, chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS("#status"))))
+	require.Equal(t, "SUPPORTED", text("#status"))
+
 	// Arabic lines read right to left, English ones left to right.
 	const directions = `Array.from(document.querySelectorAll(".srcline .text")).map(e => getComputedStyle(e).direction)`
 	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(srv.URL+"/doc/"+f.sha(t, ahmed))))

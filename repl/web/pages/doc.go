@@ -65,5 +65,5 @@
 // testdata/stories with a hostile document and a large one; TestBrowser
 // drives headless Chromium (chromedp) under the CSP, and with
 // CHRONICLE_SCREENSHOTS=1 writes testdata/screenshots/find.png,
-// settle.png and claims.png.
+// settle.png, entity.png and claims.png.
 package pages
