@@ -139,6 +139,10 @@ func Open(path string, opts Options) (*Archive, error) {
 			a.Close()
 			return nil, err
 		}
+		if err := a.packLeftovers(); err != nil {
+			a.Close()
+			return nil, err
+		}
 	}
 	return a, nil
 }

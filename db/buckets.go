@@ -27,4 +27,5 @@ var BucketSince = map[string]int{
 	"receiptcounts": 16, // and these two
 	"receiptorder":  16,
 	"log":           18, // step 17 -> 18 builds it
+	"grampacks":     19, // step 18 -> 19 creates it; opens for writing fill it
 }

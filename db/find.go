@@ -2,6 +2,7 @@ package db
 
 import (
 	"bytes"
+	"container/heap"
 	"errors"
 	"fmt"
 	"math"
@@ -96,13 +97,15 @@ func (a *Archive) FindUpTo(q *find.Query, limit int, upTo uint64) ([]FindHit, Fi
 		return nil, FindStats{}, err
 	}
 	stats := FindStats{Candidates: len(cands)}
+	// With a limit, candidates are taken best bound first, and usually
+	// only a few before the bound stops: a heap orders them as they are
+	// taken instead of sorting all of them (77,000 for a common word at
+	// 100,000 documents, several milliseconds).
+	order := bestFirst{heap: cands}
 	if limit > 0 {
-		slices.SortFunc(cands, func(x, y index.Bound) int {
-			if boundKey(x).before(boundKey(y)) {
-				return -1
-			}
-			return 1 // keys are distinct: sequence numbers are
-		})
+		heap.Init(&order)
+	} else {
+		order.out, order.heap = cands, nil
 	}
 
 	var (
@@ -118,10 +121,10 @@ func (a *Archive) FindUpTo(q *find.Query, limit int, upTo uint64) ([]FindHit, Fi
 	take := func() int {
 		mu.Lock()
 		defer mu.Unlock()
-		if next >= len(cands) || errAt >= 0 {
+		if errAt >= 0 || !order.has(next) {
 			return -1
 		}
-		if limit > 0 && len(top) == limit && top[limit-1].before(boundKey(cands[next])) {
+		if limit > 0 && len(top) == limit && top[limit-1].before(boundKey(order.out[next])) {
 			return -1
 		}
 		next++
@@ -165,7 +168,10 @@ func (a *Archive) FindUpTo(q *find.Query, limit int, upTo uint64) ([]FindHit, Fi
 	a.parallel(len(cands), func(func() int) {
 		var sc lineScorer
 		for j := take(); j >= 0; j = take() {
-			sd, err := a.scoreDoc(cands[j], q, &sc)
+			mu.Lock()
+			c := order.out[j]
+			mu.Unlock()
+			sd, err := a.scoreDoc(c, q, &sc)
 			done(j, sd, err)
 		}
 	})
@@ -431,4 +437,32 @@ func indexDamage(tx *bolt.Tx, err error) error {
 		return fmt.Errorf("archive %s: %w: %v", tx.DB().Path(), ErrCorrupt, err)
 	}
 	return err
+}
+
+// bestFirst hands out bounds best first (by boundKey), ordering them as
+// they are taken: out is the sorted prefix, heap the rest.
+type bestFirst struct {
+	heap []index.Bound
+	out  []index.Bound
+}
+
+// has reports whether a bound at index i of the order exists, moving it
+// into out.
+func (b *bestFirst) has(i int) bool {
+	for len(b.out) <= i && len(b.heap) > 0 {
+		b.out = append(b.out, heap.Pop(b).(index.Bound))
+	}
+	return i < len(b.out)
+}
+
+func (b *bestFirst) Len() int { return len(b.heap) }
+func (b *bestFirst) Less(i, j int) bool {
+	return boundKey(b.heap[i]).before(boundKey(b.heap[j])) // keys are distinct: sequence numbers are
+}
+func (b *bestFirst) Swap(i, j int) { b.heap[i], b.heap[j] = b.heap[j], b.heap[i] }
+func (b *bestFirst) Push(x any)    { b.heap = append(b.heap, x.(index.Bound)) }
+func (b *bestFirst) Pop() any {
+	x := b.heap[len(b.heap)-1]
+	b.heap = b.heap[:len(b.heap)-1]
+	return x
 }

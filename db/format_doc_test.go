@@ -402,10 +402,19 @@ func TestFormatDocVerifier(t *testing.T) {
 		_, err := a.Ingest(c.Input, goldenTime, c.DocName())
 		require.NoError(t, err)
 	}
+	// Short notes past the first 4,096 documents, so that super-group 0
+	// is packed (grampacks).
+	docs, err := a.Docs()
+	require.NoError(t, err)
+	for i := len(docs); i < 4096+70; i++ {
+		note := fmt.Sprintf("Note %d: Khalid lent Ahmed %d dinars.\nعقد رقم %d\n", i, i%97+1, i)
+		_, err := a.Ingest([]byte(note), goldenTime, fmt.Sprintf("notes/%05d.txt", i))
+		require.NoError(t, err)
+	}
 	require.NoError(t, a.EndBatch())
 	// A cross-archive receipt too (its result digest is arbitrary: the
 	// layout is what is checked).
-	docs, err := a.Docs()
+	docs, err = a.Docs()
 	require.NoError(t, err)
 	require.NoError(t, a.KeepSetReceipt(&db.SetReceipt{Kind: db.KindArchiveFind, Documents: uint64(len(docs)),
 		Set: db.SetDigest(docs), Question: "Alice", Result: sha256.Sum256([]byte("result"))}))
@@ -425,6 +434,7 @@ type formatVerifier struct {
 	docs        map[string]*formatRecord // by key
 	// postings: each gram key's bitmap (grams level)
 	postings map[string]uint64
+	packed   uint32 // super-groups packed (grampacks)
 }
 
 // formatRecord is a document record as FORMAT.md lists its members.
@@ -468,7 +478,10 @@ func (v *formatVerifier) run() {
 	v.names()
 	v.receipts()
 	v.postings = map[string]uint64{}
+	v.readPacked()
+	require.Positive(v.t, v.packed, "the archive has a packed super-group")
 	v.termLevel("grams", true)
+	v.packs()
 	v.termLevel("gramgroups", false)
 	v.grams()
 	v.entities()
@@ -774,14 +787,21 @@ func (d *formatRecord) key() []byte {
 }
 
 // termLevel checks every block of a level of the term index: its key, its
-// seal, its entries and its group's chain, and the folded mark.
+// seal, its entries and its group's chain, and the folded mark. A packed
+// group (below v.packed super-groups) keeps its start entry alone, linked
+// 0xFF.
 func (v *formatVerifier) termLevel(bucket string, counted bool) {
 	t := v.t
 	b := v.bucket(bucket)
-	prefixLen := map[byte]int{0: 0, 1: 0, 2: 1, 3: 2, 4: 2}
 	var prevUnit []byte
 	var prevLink []byte
 	starts := 0
+	endOf := func(unit []byte) []byte {
+		if counted && binary.BigEndian.Uint32(unit)/64 < v.packed {
+			return []byte{0xFF}
+		}
+		return []byte{0}
+	}
 	require.NoError(t, b.ForEach(func(k, val []byte) error {
 		if bucket == "gramgroups" && bytes.Equal(k, []byte{0xFF, 0xFF, 0xFF, 0xFF}) {
 			require.Len(t, val, 16)
@@ -792,71 +812,161 @@ func (v *formatVerifier) termLevel(bucket string, counted bool) {
 		}
 		require.True(t, blockSealOK(k, val), "%s block %x: seal", bucket, k)
 		require.LessOrEqual(t, k[4], byte(4))
-		require.Len(t, k, 5+prefixLen[k[4]])
+		require.Len(t, k, 5+formatPrefixLen[k[4]])
 		if !bytes.Equal(prevUnit, k[:4]) {
 			if prevUnit != nil {
-				require.Equal(t, []byte{0}, prevLink, "the unit's last block ends the chain")
+				require.Equal(t, endOf(prevUnit), prevLink, "the unit's last block ends the chain")
 			}
 			require.Equal(t, byte(0), k[4], "a unit starts with its start entry")
 			starts++
 		} else {
 			require.Equal(t, prevLink, k[4:], "the chain names this key")
 		}
-		body := val[:len(val)-8]
-		linkLen := 1
-		if body[0] != 0 {
-			linkLen += prefixLen[body[0]]
-		}
-		prevUnit, prevLink = bytes.Clone(k[:4]), bytes.Clone(body[:linkLen])
-		entries := 0
-		last := -1
-		for p := body[linkLen:]; len(p) > 0; entries++ {
-			require.Greater(t, int(p[0]), last)
-			last = int(p[0])
-			docs := int(p[1])
-			p = p[2:]
-			var bm uint64
-			if docs <= 7 {
-				for _, c := range p[:docs] {
-					bm |= 1 << c
-				}
-				p = p[docs:]
-			} else {
-				bm = binary.LittleEndian.Uint64(p)
-				p = p[8:]
-			}
-			require.Equal(t, docs, bits.OnesCount64(bm))
-			if counted && k[4] != 0 {
-				v.postings[string(k)+string([]byte{byte(last)})] = bm
-			}
-			size, n := binary.Uvarint(p)
-			require.Positive(t, n)
-			p = p[n:]
-			counts := p[:size]
-			p = p[size:]
-			if !counted {
-				require.Empty(t, counts)
-				continue
-			}
-			for range docs {
-				_, n := binary.Uvarint(counts)
-				require.Positive(t, n)
-				counts = counts[n:]
-			}
-			require.Empty(t, counts)
-		}
-		require.Positive(t, entries)
-		if k[4] == 0 {
-			require.Equal(t, 1, entries, "a start block holds one entry")
-		}
+		prevUnit, prevLink = bytes.Clone(k[:4]), v.block(k, val, counted)
 		return nil
 	}))
-	require.Equal(t, []byte{0}, prevLink)
+	require.Equal(t, endOf(prevUnit), prevLink)
 	units := (v.bucket("docs").Sequence() + 64) / 64
 	if !counted {
 		units = (v.bucket("docs").Sequence() + 4096) / 4096
 	}
 	require.Equal(t, int(units), starts, "%s: a start entry per unit", bucket)
+}
+
+// formatPrefixLen is the prefix length of a block key of each kind.
+var formatPrefixLen = map[byte]int{0: 0, 1: 0, 2: 1, 3: 2, 4: 2}
+
+// block checks the entries of block value val of key k (its seal checked)
+// and returns its link; a counted (group) block's postings go to
+// v.postings.
+func (v *formatVerifier) block(k, val []byte, counted bool) []byte {
+	t := v.t
+	body := val[:len(val)-8]
+	linkLen := 1
+	if body[0] != 0 && body[0] != 0xFF {
+		linkLen += formatPrefixLen[body[0]]
+	}
+	if body[0] == 0xFF {
+		require.Equal(t, byte(0), k[4], "only a start entry says packed")
+	}
+	entries := 0
+	last := -1
+	for p := body[linkLen:]; len(p) > 0; entries++ {
+		require.Greater(t, int(p[0]), last)
+		last = int(p[0])
+		docs := int(p[1])
+		p = p[2:]
+		var bm uint64
+		if docs <= 7 {
+			for _, c := range p[:docs] {
+				bm |= 1 << c
+			}
+			p = p[docs:]
+		} else {
+			bm = binary.LittleEndian.Uint64(p)
+			p = p[8:]
+		}
+		require.Equal(t, docs, bits.OnesCount64(bm))
+		if counted && k[4] != 0 {
+			v.postings[string(k)+string([]byte{byte(last)})] = bm
+		}
+		size, n := binary.Uvarint(p)
+		require.Positive(t, n)
+		p = p[n:]
+		counts := p[:size]
+		p = p[size:]
+		if !counted {
+			require.Empty(t, counts)
+			continue
+		}
+		for range docs {
+			_, n := binary.Uvarint(counts)
+			require.Positive(t, n)
+			counts = counts[n:]
+		}
+		require.Empty(t, counts)
+	}
+	require.Positive(t, entries)
+	if k[4] == 0 {
+		require.Equal(t, 1, entries, "a start block holds one entry")
+	}
+	return bytes.Clone(body[:linkLen])
+}
+
+// readPacked reads the packed mark: how many super-groups are packed.
+func (v *formatVerifier) readPacked() {
+	val := v.bucket("grampacks").Get([]byte{0xFF, 0xFF, 0xFF, 0xFF})
+	if val == nil {
+		return
+	}
+	require.Len(v.t, val, 16)
+	require.True(v.t, blockSealOK([]byte{0xFF, 0xFF, 0xFF, 0xFF}, val), "the packed mark's seal")
+	v.packed = uint32(binary.BigEndian.Uint64(val))
+	require.LessOrEqual(v.t, uint64(v.packed)*4096, v.bucket("docs").Sequence()+1, "only wholly folded super-groups are packed")
+}
+
+// packs checks every pack: key, header seal, chain, the start pack's
+// groups, and each group's block inside (seal bound to its group key,
+// entries, postings into v.postings).
+func (v *formatVerifier) packs() {
+	t := v.t
+	var prevUnit, prevLink []byte
+	supers := 0
+	require.NoError(t, v.bucket("grampacks").ForEach(func(k, val []byte) error {
+		if bytes.Equal(k, []byte{0xFF, 0xFF, 0xFF, 0xFF}) {
+			return nil // readPacked
+		}
+		require.LessOrEqual(t, k[4], byte(4))
+		require.Len(t, k, 5+formatPrefixLen[k[4]])
+		require.Less(t, binary.BigEndian.Uint32(k), v.packed)
+		if !bytes.Equal(prevUnit, k[:4]) {
+			if prevUnit != nil {
+				require.Equal(t, []byte{0}, prevLink)
+			}
+			require.Equal(t, byte(0), k[4], "a packed super-group starts with its start pack")
+			supers++
+		} else {
+			require.Equal(t, prevLink, k[4:], "the chain names this pack")
+		}
+		linkLen := 1
+		if val[0] != 0 {
+			linkLen += formatPrefixLen[val[0]]
+		}
+		groups := binary.LittleEndian.Uint64(val[linkLen:])
+		p := linkLen + 8
+		var sizes []uint64
+		if k[4] != 0 {
+			for range bits.OnesCount64(groups) {
+				n, m := binary.Uvarint(val[p:])
+				require.Positive(t, m)
+				sizes, p = append(sizes, n), p+m
+			}
+		}
+		require.True(t, blockSealOK(k, val[:p+8]), "pack %x: header seal", k)
+		prevUnit, prevLink = bytes.Clone(k[:4]), bytes.Clone(val[:linkLen])
+		p += 8
+		if k[4] == 0 {
+			require.Equal(t, ^uint64(0), groups, "a packed super-group has all its groups")
+			require.Len(t, val, p)
+			return nil
+		}
+		i := 0
+		for w := groups; w != 0; w &= w - 1 {
+			gk := binary.BigEndian.AppendUint32(nil, binary.BigEndian.Uint32(k)*64+uint32(bits.TrailingZeros64(w)))
+			gk = append(gk, k[4:]...)
+			blk := val[p : p+int(sizes[i])]
+			require.True(t, blockSealOK(gk, blk), "pack %x: group block %x: seal", k, gk)
+			v.block(gk, blk, true)
+			p += int(sizes[i])
+			i++
+		}
+		require.Len(t, val, p)
+		return nil
+	}))
+	if prevUnit != nil {
+		require.Equal(t, []byte{0}, prevLink)
+	}
+	require.Equal(t, int(v.packed), supers, "a start pack per packed super-group")
 }
 
 // entities checks the entity keys, counts and kept spans.

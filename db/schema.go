@@ -19,7 +19,7 @@ import (
 // SchemaVersion is the layout this package reads and writes. Older archives
 // are upgraded on open by the registered steps below, all in one write
 // transaction; newer ones are refused.
-const SchemaVersion = 18
+const SchemaVersion = 19
 
 // bucketOriginals keeps original V1/V2 receipt files imported beside their
 // stores (schema 2): document SHA-256 ‖ SHA-256 of the receipt bytes →
@@ -131,6 +131,8 @@ var Upgrades = []Upgrade{
 		}},
 	{From: 17, Summary: "keep an append-only log of what the archive holds (documents, names, original receipts, kept receipts, claims checks) as an RFC 6962 tree, so signed checkpoints and proofs show nothing was removed or rewritten",
 		Apply: func(_ *Archive, tx *bolt.Tx) error { return buildLog(tx) }},
+	{From: 18, Summary: "pack the term index of every 4,096 documents wholly indexed into one value per gram block, its groups side by side, so a find reads a term's postings from a few consecutive pages instead of one place per 64 documents (done one super-group per transaction once the archive is opened for writing)",
+		Apply: func(_ *Archive, tx *bolt.Tx) error { return index.CreateBuckets(tx) }},
 }
 
 // addAbsoluteSources gives every name that is an absolute path its source

@@ -127,8 +127,22 @@ func (a *Archive) checkGroupPages(tx *bolt.Tx, b *termBatch, group uint64) error
 	// guard checks.
 	if grams := tx.Bucket([]byte("grams")); !b.checked[group] && grams != nil && grams.Root() != 0 {
 		lo, hi := unitRange(group)
+		// The fold of a super-group's last group may pack it
+		// (index/packs.go): it reads and rewrites all the super-group's
+		// postings, and appends to the packs.
+		packs := tx.Bucket([]byte("grampacks"))
+		last := group%index.GroupSize == index.GroupSize-1
+		if last {
+			lo, _ = unitRange(super * index.GroupSize)
+		}
 		if err := w.span(uint64(grams.Root()), lo, hi); err != nil {
 			return refusedWrite(a.path, fmt.Sprintf("bucket grams: %v", err))
+		}
+		if last && packs != nil && packs.Root() != 0 {
+			lo, _ := unitRange(super)
+			if err := w.span(uint64(packs.Root()), lo, nil); err != nil {
+				return refusedWrite(a.path, fmt.Sprintf("bucket grampacks: %v", err))
+			}
 		}
 	}
 	// The fold also rewrites its super-group's summary (index/supers.go):
@@ -201,4 +215,37 @@ func (a *Archive) foldLeftovers() error {
 		}
 	}
 	return nil
+}
+
+// packLeftovers packs the super-groups that are wholly folded but not
+// packed yet (an archive upgraded to schema 19, or a fold whose packing
+// failed), one per transaction (index.PackNext): packing reads and
+// rewrites about 15 MB of postings per super-group. A damaged term index
+// is left as it is (find and check report it, reindex rebuilds it).
+func (a *Archive) packLeftovers() error {
+	for {
+		due := false
+		if err := a.bolt.View(func(tx *bolt.Tx) error {
+			var err error
+			due, err = index.PackDue(tx)
+			return err
+		}); err != nil || !due {
+			return nil // a damaged mark: find and check report it
+		}
+		packed := false
+		err := a.update(func(tx *bolt.Tx) error {
+			var err error
+			packed, err = index.PackNext(tx)
+			return err
+		})
+		if errors.Is(err, index.ErrDamaged) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("archive %s: packing the term index: %w", a.path, err)
+		}
+		if !packed {
+			return nil
+		}
+	}
 }

@@ -44,6 +44,17 @@
 // are read the old way, so documents a batch has not folded yet stay
 // candidates.
 //
+// # Packed super-groups
+//
+// Postings keyed group first put each group's blocks on pages of their
+// own, so a term read across the archive touched a page per gram block
+// per 64 documents. Once the folded mark passes a super-group its postings
+// never change, and they are moved into one value per block key holding
+// that block of each of its 64 groups, byte for byte (packs.go): a query
+// reads one value per block per 4,096 documents, from consecutive pages.
+// Packing happens once per super-group, in the fold that completes it,
+// so ingest keeps writing only the last groups' postings.
+//
 // # Line index
 //
 // The term index says which documents can match; the line index says

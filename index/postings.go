@@ -88,12 +88,13 @@ func openBlock(k, v []byte) (link, entries []byte, ok bool) {
 	if binary.LittleEndian.Uint64(v[n:]) != sealOf(k, v[:n]) {
 		return nil, nil, false
 	}
-	if v[0] > maxKind {
+	start := len(k) == 5 && k[4] == kindStart
+	if v[0] > maxKind && (!start || v[0] != packedLink[0]) {
 		return nil, nil, false
 	}
 	ln := 1 + prefixLen(v[0])
-	if v[0] == kindStart {
-		ln = 1 // the end link: no start entry follows another key
+	if v[0] == kindStart || v[0] == packedLink[0] {
+		ln = 1 // the end link (no start entry follows another key), or a packed group's
 	}
 	if ln > n {
 		return nil, nil, false

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"math"
 	"math/bits"
 	"slices"
 
@@ -109,6 +110,10 @@ func (s *SummaryBatch) Flush(tx *bolt.Tx) error {
 	}
 	err := s.u.apply(tx)
 	s.Discard()
+	if err == nil {
+		// The folded mark may have passed a super-group (packs.go).
+		_, err = PackNext(tx)
+	}
 	return err
 }
 
@@ -383,8 +388,12 @@ func eachSuperSummary(tx *bolt.Tx, fn func(super uint32, u *summaryUpdate) error
 	if gb == nil {
 		return fmt.Errorf("index: %s bucket missing", bucketGrams)
 	}
+	below, err := Packed(tx)
+	if err != nil {
+		return err
+	}
 	var u summaryUpdate
-	cur := uint32(0)
+	cur := uint32(math.MaxUint32)
 	flush := func() error {
 		if len(u.groups) == 0 && len(u.grams) == 0 {
 			return nil
@@ -404,6 +413,14 @@ func eachSuperSummary(tx *bolt.Tx, fn func(super uint32, u *summaryUpdate) error
 				return err
 			}
 			cur = s
+			if s < below { // its blocks are in its packs
+				if err := eachPackedBlock(tx, s, func(bk []byte, es []entry) error {
+					u.add(binary.BigEndian.Uint32(bk), bk, nonEmpty(es))
+					return nil
+				}); err != nil {
+					return err
+				}
+			}
 		}
 		_, es, ok := decodeBlock(k, v)
 		if !ok {
@@ -415,15 +432,20 @@ func eachSuperSummary(tx *bolt.Tx, fn func(super uint32, u *summaryUpdate) error
 			}
 			continue
 		}
-		var lasts []byte
-		for _, e := range es {
-			if e.Bitmap != 0 {
-				lasts = append(lasts, e.last)
-			}
-		}
-		u.add(group, k, lasts)
+		u.add(group, k, nonEmpty(es))
 	}
 	return flush()
+}
+
+// nonEmpty is the last bytes of the entries of es that name a document.
+func nonEmpty(es []entry) []byte {
+	var lasts []byte
+	for _, e := range es {
+		if e.Bitmap != 0 {
+			lasts = append(lasts, e.last)
+		}
+	}
+	return lasts
 }
 
 // CheckSummaries compares the summaries with the group postings: missing
@@ -436,7 +458,7 @@ func CheckSummaries(tx *bolt.Tx, maxSeq uint64) (missing int, err error) {
 	if sb == nil {
 		return 0, fmt.Errorf("index: %s bucket missing", bucketSupers)
 	}
-	missing, err = walkChains(sb, superLevel, func([]byte, []entry) int { return 0 })
+	missing, err = walkChains(sb, superLevel, 0, func([]byte, []entry) int { return 0 })
 	if err != nil {
 		return missing, err
 	}

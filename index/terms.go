@@ -2,6 +2,7 @@ package index
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -32,7 +33,7 @@ var (
 )
 
 // Buckets lists the buckets the index owns.
-var Buckets = [][]byte{bucketGrams, bucketSupers, bucketEntities, bucketSpans, bucketLines, bucketEntityCounts}
+var Buckets = [][]byte{bucketGrams, bucketPacks, bucketSupers, bucketEntities, bucketSpans, bucketLines, bucketEntityCounts}
 
 // CreateBuckets creates the index buckets if they are missing.
 func CreateBuckets(tx *bolt.Tx) error {
@@ -147,6 +148,9 @@ type termReader struct {
 	lv    *level
 	c     *bolt.Cursor
 	cache map[string]checkedBlock
+	// packs: the group postings' packed super-groups (packs.go); nil
+	// for the summaries, and for readers of start entries only.
+	packs *packReader
 }
 
 // checkedBlock is a block whose seal was checked (found), or whose
@@ -162,6 +166,22 @@ func newLevelReader(b *bolt.Bucket, lv *level) *termReader {
 	return &termReader{lv: lv, c: b.Cursor(), cache: map[string]checkedBlock{}}
 }
 
+// newGramReader is a reader of the group postings of tx, packed
+// super-groups included.
+func newGramReader(tx *bolt.Tx) (*termReader, error) {
+	b := tx.Bucket(bucketGrams)
+	if b == nil {
+		return nil, fmt.Errorf("index: %s bucket missing", bucketGrams)
+	}
+	p, err := newPackReader(tx)
+	if err != nil {
+		return nil, err
+	}
+	r := newTermReader(b)
+	r.packs = p
+	return r, nil
+}
+
 // block returns the checked entries of block key bk, found false when the
 // chain proves the block absent. Any other case is an error wrapping
 // ErrDamaged.
@@ -169,7 +189,11 @@ func (r *termReader) block(bk []byte) (entries []byte, found bool, err error) {
 	if cb, ok := r.cache[string(bk)]; ok {
 		return cb.entries, cb.found, nil
 	}
-	entries, found, err = r.seekBlock(bk)
+	if r.packs.packed(binary.BigEndian.Uint32(bk)) && bk[4] != kindStart {
+		entries, found, err = r.packs.groupBlock(bk)
+	} else {
+		entries, found, err = r.seekBlock(bk)
+	}
 	if err == nil {
 		r.cache[string(bk)] = checkedBlock{entries, found}
 	}
@@ -520,6 +544,9 @@ func SetPosting(tx *bolt.Tx, k []byte, bitmap uint64, counts []uint32) error {
 		return fmt.Errorf("index: %x is not a gram key with %d counts", k, len(counts))
 	}
 	group := binary.BigEndian.Uint32(k)
+	if p, err := newPackReader(tx); err != nil || p.packed(group) {
+		return cmp.Or(err, ErrPacked)
+	}
 	r := newTermReader(b)
 	start, err := r.start(group)
 	if err != nil {
@@ -552,11 +579,11 @@ func EachPosting(tx *bolt.Tx, fn func(k []byte, p Posting) error) error {
 	if b == nil {
 		return fmt.Errorf("index: %s bucket missing", bucketGrams)
 	}
-	return b.ForEach(func(bk, v []byte) error {
-		_, es, ok := decodeBlock(bk, v)
-		if !validBlockKey(bk) || !ok {
-			return damaged(binary.BigEndian.Uint32(bk), "has an entry that does not match its digest")
-		}
+	below, err := Packed(tx)
+	if err != nil {
+		return err
+	}
+	each := func(bk []byte, es []entry) error {
 		for _, e := range es {
 			k := bytes.Clone(bk)
 			if bk[4] != kindStart {
@@ -567,7 +594,51 @@ func EachPosting(tx *bolt.Tx, fn func(k []byte, p Posting) error) error {
 			}
 		}
 		return nil
+	}
+	// A packed super-group's postings, in key order: its start entries
+	// from the group postings, its blocks from its packs.
+	type block struct {
+		k  []byte
+		es []entry
+	}
+	var packed []block
+	flushPacked := func() error {
+		slices.SortFunc(packed, func(x, y block) int { return bytes.Compare(x.k, y.k) })
+		for _, p := range packed {
+			if err := each(p.k, p.es); err != nil {
+				return err
+			}
+		}
+		packed = packed[:0]
+		return nil
+	}
+	cur := uint32(math.MaxUint32)
+	err = b.ForEach(func(bk, v []byte) error {
+		_, es, ok := decodeBlock(bk, v)
+		if !validBlockKey(bk) || !ok {
+			return damaged(binary.BigEndian.Uint32(bk), "has an entry that does not match its digest")
+		}
+		super := binary.BigEndian.Uint32(bk) / GroupSize
+		if super >= below {
+			if err := flushPacked(); err != nil {
+				return err
+			}
+			return each(bk, es)
+		}
+		packed = append(packed, block{bytes.Clone(bk), es})
+		if super == cur {
+			return nil
+		}
+		cur = super
+		return eachPackedBlock(tx, super, func(bk []byte, es []entry) error {
+			packed = append(packed, block{bytes.Clone(bk), es})
+			return nil
+		})
 	})
+	if err != nil {
+		return err
+	}
+	return flushPacked()
 }
 
 // blockWriter writes blocks of one group (keys in ascending order, the
@@ -747,9 +818,9 @@ func Candidates(tx *bolt.Tx, maxSeq uint64, terms [][]byte) ([]uint64, error) {
 // proved absent by its group's chain (see openPosting): a damaged index
 // fails (ErrDamaged) rather than drop a document.
 func Bounds(tx *bolt.Tx, maxSeq uint64, terms [][]byte) ([]Bound, error) {
-	b := tx.Bucket(bucketGrams)
-	if b == nil {
-		return nil, fmt.Errorf("index: %s bucket missing", bucketGrams)
+	r, err := newGramReader(tx)
+	if err != nil {
+		return nil, err
 	}
 	type weighted struct {
 		grams  [][2]uint32
@@ -776,7 +847,6 @@ func Bounds(tx *bolt.Tx, maxSeq uint64, terms [][]byte) ([]Bound, error) {
 	// One distinct term that is its own gram of at most three bytes: its
 	// posting's line count is exact (see Bound.Exact).
 	exact := len(distinct) == 1 && len(distinct[0].grams) == 1 && distinct[0].grams[0][0] <= 3
-	r := newTermReader(b)
 	sum, err := newSummaryFilter(tx)
 	if err != nil {
 		return nil, err
@@ -873,12 +943,20 @@ func Bounds(tx *bolt.Tx, maxSeq uint64, terms [][]byte) ([]Bound, error) {
 		}
 		// A document has at most one line more than it has LF bytes, and
 		// the LF unigram's line count is its number of LF bytes.
+		// Decoded once per group: a document's count is the bit's
+		// position among the set bits.
 		var lfBM uint64
-		var lf []byte
+		var lfCounts [GroupSize]uint32
 		if any != 0 {
 			key = appendGramKey(key[:0], group, 1, '\n')
-			if lfBM, lf, _, err = r.lookup(key, true); err != nil {
+			bm, lf, _, err := r.lookup(key, true)
+			if err != nil {
 				return nil, err
+			}
+			lfBM = bm
+			for w := bm; w != 0; w &= w - 1 {
+				c, n := binary.Uvarint(lf)
+				lfCounts[bits.TrailingZeros64(w)], lf = uint32(c), lf[n:] // checked by lookup (full)
 			}
 		}
 		for w := any | pending; w != 0; w &= w - 1 {
@@ -889,8 +967,8 @@ func Bounds(tx *bolt.Tx, maxSeq uint64, terms [][]byte) ([]Bound, error) {
 				continue
 			}
 			lines := ubLines[bit]
-			if c, ok := postingCount(lfBM, lf, 1<<bit); ok {
-				lines = min(lines, uint64(c)+1)
+			if lfBM&(1<<bit) != 0 {
+				lines = min(lines, uint64(lfCounts[bit])+1)
 			} else {
 				lines = min(lines, 1)
 			}
@@ -955,12 +1033,11 @@ func appendGramKey(k []byte, group uint32, n int, gram uint32) []byte {
 // yet (pending) has nothing to compare: StrayTermBits reports postings
 // that hold it anyway.
 func CheckTerms(tx *bolt.Tx, seq uint64, src []byte) (missing, miscounted int, pending bool, err error) {
-	b := tx.Bucket(bucketGrams)
-	if b == nil {
-		return 0, 0, false, fmt.Errorf("index: %s bucket missing", bucketGrams)
+	r, err := newGramReader(tx)
+	if err != nil {
+		return 0, 0, false, err
 	}
 	group, bit := groupOf(seq)
-	r := newTermReader(b)
 	start, err := r.start(group)
 	if err != nil {
 		return 0, 0, false, err
@@ -1001,18 +1078,26 @@ func StrayTermBits(tx *bolt.Tx, known func(seq uint64) bool) (int, error) {
 	if b == nil {
 		return 0, fmt.Errorf("index: %s bucket missing", bucketGrams)
 	}
+	below, err := Packed(tx)
+	if err != nil {
+		return 1, nil // the mark is damaged: nothing packed can be trusted
+	}
 	var indexed uint64 // the current group's start entry bitmap
 	current := uint64(math.MaxUint64)
-	return walkChains(b, groupLevel, func(k []byte, es []entry) int {
+	starts := map[uint64]uint64{} // of the packed groups
+	count := func(k []byte, es []entry) int {
 		stray := 0
 		group := uint64(binary.BigEndian.Uint32(k))
 		if group != current {
-			indexed, current = 0, group
+			indexed, current = starts[group], group
 		}
 		for _, e := range es {
 			word := e.Bitmap
 			if k[4] == kindStart {
 				indexed = word
+				if group/GroupSize < uint64(below) {
+					starts[group] = word
+				}
 			} else if word&^indexed != 0 {
 				// Bits of documents the start entry does not mark indexed.
 				stray += bits.OnesCount64(word &^ indexed)
@@ -1027,16 +1112,33 @@ func StrayTermBits(tx *bolt.Tx, known func(seq uint64) bool) (int, error) {
 			}
 		}
 		return stray
-	})
+	}
+	stray, err := walkChains(b, groupLevel, below, count)
+	if err != nil {
+		return stray, err
+	}
+	started := map[uint32]uint64{}
+	for g := range starts {
+		started[uint32(g/GroupSize)] |= 1 << (g % GroupSize)
+	}
+	n, err := walkPacks(tx, below, started, count)
+	return stray + n, err
 }
 
 // walkChains checks every block of a level's bucket (b) and its unit's
 // chain, and calls fn with each sound block (its key and entries), a
 // unit's start block first; it returns the malformed blocks and chain
 // breaks (one each) plus what fn returns.
-func walkChains(b *bolt.Bucket, lv *level, fn func(k []byte, es []entry) int) (int, error) {
+func walkChains(b *bolt.Bucket, lv *level, packedBelow uint32, fn func(k []byte, es []entry) int) (int, error) {
 	stray := 0
 	var prev []byte // the previous key's unit ‖ link, nil at a unit's start
+	// A packed group's chain is its start entry alone, linked packedLink.
+	endOf := func(prev []byte) []byte {
+		if binary.BigEndian.Uint32(prev)/GroupSize < packedBelow {
+			return packedLink
+		}
+		return endLink
+	}
 	err := b.ForEach(func(k, v []byte) error {
 		if lv == superLevel && bytes.Equal(k, keyFolded) {
 			return nil // readFolded checks it
@@ -1046,7 +1148,7 @@ func walkChains(b *bolt.Bucket, lv *level, fn func(k []byte, es []entry) int) (i
 			return nil
 		}
 		if prev != nil && !bytes.Equal(prev[:4], k[:4]) {
-			if !bytes.Equal(prev[4:], endLink) {
+			if !bytes.Equal(prev[4:], endOf(prev)) {
 				stray++ // the unit's last key names a next one
 			}
 			prev = nil
@@ -1070,7 +1172,7 @@ func walkChains(b *bolt.Bucket, lv *level, fn func(k []byte, es []entry) int) (i
 		stray += fn(k, es)
 		return nil
 	})
-	if prev != nil && !bytes.Equal(prev[4:], endLink) {
+	if prev != nil && !bytes.Equal(prev[4:], endOf(prev)) {
 		stray++
 	}
 	return stray, err
