@@ -294,9 +294,12 @@ func packSuper(tx *bolt.Tx, super uint32) error {
 		es  []entry
 	}
 	var (
-		starts  []start
-		blocks  = map[string][][]byte{} // kind ‖ prefix → the groups' block values
-		groups  = map[string]uint64{}
+		starts []start
+		// The groups' blocks in key order (group, then kind ‖ prefix),
+		// and their order by kind ‖ prefix, then group: each sorts as
+		// suffix (24 bits) ‖ group bit (8) ‖ index into blocks (32).
+		blocks  [][]byte // the values stay bbolt's until the commit
+		order   []uint64
 		prev    []byte // the current group ‖ its last link
 		lo, hi  = super * GroupSize, super*GroupSize + GroupSize
 		c       = gb.Cursor()
@@ -338,64 +341,82 @@ func packSuper(tx *bolt.Tx, super uint32) error {
 			return damaged(group, "has an entry that does not match its digest")
 		}
 		prev = append(prev[:4], link...)
-		suffix := string(k[4:])
-		blocks[suffix] = append(blocks[suffix], bytes.Clone(v))
-		groups[suffix] |= 1 << (group % GroupSize)
+		order = append(order, suffixCode(k)<<40|uint64(group%GroupSize)<<32|uint64(len(blocks)))
+		blocks = append(blocks, v)
 	}
 	if !endOK() {
 		return damaged(binary.BigEndian.Uint32(prev), "lacks an entry")
 	}
-	suffixes := make([]string, 0, len(blocks))
-	for s := range blocks {
-		suffixes = append(suffixes, s)
-	}
-	slices.Sort(suffixes)
+	slices.Sort(order)
 
 	// The packs, in key order at the end of the bucket: full pages.
 	pb.FillPercent = fillAppend
-	key := func(suffix string) []byte {
-		return append(binary.BigEndian.AppendUint32(make([]byte, 0, 8), super), suffix...)
-	}
-	linkAfter := func(i int) []byte {
-		if i+1 < len(suffixes) {
-			return []byte(suffixes[i+1])
+	put := func(k, link []byte, groups uint64, vs []uint64) error {
+		size := len(link) + 8 + sealLen + len(vs)*binary.MaxVarintLen32
+		for _, o := range vs {
+			size += len(blocks[uint32(o)])
 		}
-		return endLink
-	}
-	put := func(k, link []byte, groups uint64, vs [][]byte) error {
-		v := append(slices.Clone(link), make([]byte, 8)...)
-		binary.LittleEndian.PutUint64(v[len(link):], groups)
-		for _, b := range vs {
-			v = binary.AppendUvarint(v, uint64(len(b)))
+		v := append(make([]byte, 0, size), link...)
+		v = binary.LittleEndian.AppendUint64(v, groups)
+		for _, o := range vs {
+			v = binary.AppendUvarint(v, uint64(len(blocks[uint32(o)])))
 		}
 		v = binary.LittleEndian.AppendUint64(v, sealOf(k, v))
-		for _, b := range vs {
-			v = append(v, b...)
+		for _, o := range vs {
+			v = append(v, blocks[uint32(o)]...)
 		}
 		return pb.Put(k, v)
+	}
+	// runs: where each suffix's blocks start in order, and the end.
+	var runs []int
+	for i, o := range order {
+		if i == 0 || o>>40 != order[i-1]>>40 {
+			runs = append(runs, i)
+		}
+	}
+	runs = append(runs, len(order))
+	keyOf := func(run int) []byte {
+		return suffixKey(super, order[runs[run]]>>40)
+	}
+	linkAfter := func(run int) []byte {
+		if run+1 < len(runs)-1 {
+			return keyOf(run + 1)[4:]
+		}
+		return endLink
 	}
 	if err := put(startKey(super), linkAfter(-1), started, nil); err != nil {
 		return err
 	}
-	for i, s := range suffixes {
-		if err := put(key(s), linkAfter(i), groups[s], blocks[s]); err != nil {
+	for r := 0; r+1 < len(runs); r++ {
+		vs := order[runs[r]:runs[r+1]]
+		var groups uint64
+		for _, o := range vs {
+			groups |= 1 << (o >> 32 & 0xFF)
+		}
+		if err := put(keyOf(r), linkAfter(r), groups, vs); err != nil {
 			return err
 		}
 	}
 
 	// The group postings keep only their start entries, which now say
-	// the group is packed.
-	var at []byte
-	for k, _ := c.Seek(binary.BigEndian.AppendUint32(nil, lo)); k != nil && binary.BigEndian.Uint32(k) < hi; {
+	// the group is packed. Keys are deleted last first: the fold just
+	// appended the last group's keys to one node, and bbolt deletes from
+	// a node by shifting the keys after it (the first key first was
+	// quadratic: 1 s of a 10,000-document ingest). The cursor stays on a
+	// deleted key's place, so Prev is the key before it.
+	k, _ := c.Seek(binary.BigEndian.AppendUint32(nil, hi))
+	if k == nil {
+		k, _ = c.Last()
+	} else {
+		k, _ = c.Prev()
+	}
+	for ; k != nil && binary.BigEndian.Uint32(k) >= lo; k, _ = c.Prev() {
 		if k[4] == kindStart {
-			k, _ = c.Next()
 			continue
 		}
-		at = append(at[:0], k...) // k is bbolt's until the delete
 		if err := c.Delete(); err != nil {
 			return err
 		}
-		k, _ = c.Seek(at)
 	}
 	for _, s := range starts {
 		if err := gb.Put(s.key, encodeBlock(nil, s.key, packedLink, s.es)); err != nil {
@@ -403,6 +424,27 @@ func packSuper(tx *bolt.Tx, super uint32) error {
 		}
 	}
 	return nil
+}
+
+// suffixCode is the kind ‖ prefix of block key k as a number that sorts
+// as the bytes do: kind (8 bits) ‖ prefix left-aligned (16 bits).
+func suffixCode(k []byte) uint64 {
+	var p uint64
+	for i, c := range k[5:] {
+		p |= uint64(c) << (8 * (1 - i))
+	}
+	return uint64(k[4])<<16 | p
+}
+
+// suffixKey is the pack key of super with suffix code code.
+func suffixKey(super uint32, code uint64) []byte {
+	k := binary.BigEndian.AppendUint32(make([]byte, 0, 7), super)
+	kind := byte(code >> 16)
+	k = append(k, kind)
+	for i := range prefixLen(kind) {
+		k = append(k, byte(code>>(8*(1-i))))
+	}
+	return k
 }
 
 // walkPacks checks every pack (chains, headers, the seal of every block in
