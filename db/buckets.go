@@ -28,4 +28,7 @@ var BucketSince = map[string]int{
 	"receiptorder":  16,
 	"log":           18, // step 17 -> 18 builds it
 	"grampacks":     19, // step 18 -> 19 creates it; opens for writing fill it
+	"origfiles":     20, // step 19 -> 20 creates these three
+	"origchunks":    20,
+	"derivations":   20,
 }

@@ -120,6 +120,7 @@ func (a *Archive) CheckWith(ctx context.Context, opts CheckOptions) ([]Problem, 
 	}
 	err = a.bolt.View(func(tx *bolt.Tx) error {
 		problems = append(problems, a.checkLog(tx, known)...)
+		checkOriginals(tx, func(what string) { problems = append(problems, Problem{Detail: what}) })
 		nb := tx.Bucket(bucketNames)
 		if err := nb.ForEach(func(k, v []byte) error {
 			var d *Document

@@ -19,7 +19,7 @@ import (
 // SchemaVersion is the layout this package reads and writes. Older archives
 // are upgraded on open by the registered steps below, all in one write
 // transaction; newer ones are refused.
-const SchemaVersion = 19
+const SchemaVersion = 20
 
 // bucketOriginals keeps original V1/V2 receipt files imported beside their
 // stores (schema 2): document SHA-256 ‖ SHA-256 of the receipt bytes →
@@ -32,7 +32,7 @@ var bucketSeqs = []byte("seqs")
 
 // schemaBuckets are the buckets of the current schema (the index package
 // adds its own).
-var schemaBuckets = [][]byte{bucketMeta, bucketDocs, bucketChunks, bucketEvents, bucketNames, bucketReceipts, bucketOriginals, bucketSeqs, bucketClaims, bucketOrder, bucketReceiptCounts, bucketReceiptOrder}
+var schemaBuckets = [][]byte{bucketMeta, bucketDocs, bucketChunks, bucketEvents, bucketNames, bucketReceipts, bucketOriginals, bucketSeqs, bucketClaims, bucketOrder, bucketReceiptCounts, bucketReceiptOrder, bucketOrigFiles, bucketOrigChunks, bucketDerivations}
 
 // Upgrade is one registered schema step from version From to From+1.
 type Upgrade struct {
@@ -133,6 +133,15 @@ var Upgrades = []Upgrade{
 		Apply: func(_ *Archive, tx *bolt.Tx) error { return buildLog(tx) }},
 	{From: 18, Summary: "pack the term index of every 4,096 documents wholly indexed into one value per gram block, its groups side by side, so a find reads a term's postings from a few consecutive pages instead of one place per 64 documents (done one super-group per transaction once the archive is opened for writing)",
 		Apply: func(_ *Archive, tx *bolt.Tx) error { return index.CreateBuckets(tx) }},
+	{From: 19, Summary: "keep the original files of mail, web pages and PDFs byte for byte, and each text derived from them with the tool, version and options that derived it",
+		Apply: func(_ *Archive, tx *bolt.Tx) error {
+			for _, name := range [][]byte{bucketOrigFiles, bucketOrigChunks, bucketDerivations} {
+				if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}},
 }
 
 // addAbsoluteSources gives every name that is an absolute path its source

@@ -1,0 +1,237 @@
+package db
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/klauspost/compress/s2"
+	bolt "go.etcd.io/bbolt"
+)
+
+// Originals and derivations (schema 20). Evidence comes as mail, saved
+// web pages and PDFs; Chronicle's documents are UTF-8 text. The file as
+// received (an *original file*) is kept byte for byte under its own
+// SHA-256, and each text derived from it becomes an ordinary document,
+// linked to it by a *derivation*: the original, the part of it (an
+// attachment's name, an mbox message), the tool that derived it with its
+// exact version and options, and what came out (a document, or an inner
+// original such as an attachment, extracted in turn). db keeps and reads
+// them; engine/extract derives the texts.
+//
+//	origfiles    original digest (32) → seal (32) ‖ record (JSON)
+//	origchunks   original digest (32) ‖ chunk (u32 BE) → S2 block of up to OriginalChunk bytes
+//	derivations  output digest (32) ‖ input digest (32) ‖ part → seal (32) ‖ derivation (JSON)
+//
+// A seal is SHA-256(key ‖ body): a record or derivation read with any
+// other key or bytes fails. An original's chunks are checked against its
+// digest whenever it is read whole (ExportOriginal, check).
+
+var (
+	bucketOrigFiles   = []byte("origfiles")
+	bucketOrigChunks  = []byte("origchunks")
+	bucketDerivations = []byte("derivations")
+)
+
+// OriginalChunk is the most bytes of an original one chunk holds.
+const OriginalChunk = 1 << 20
+
+// ErrNoOriginal: the archive keeps no original file of that digest.
+var ErrNoOriginal = errors.New("no such original file")
+
+// OriginalFile is the record of an original file.
+type OriginalFile struct {
+	SHA256      Digest   `json:"-"`
+	Size        int64    `json:"size"`
+	Kind        string   `json:"kind"`                   // html, email, mbox, pdf
+	ContentType string   `json:"content_type,omitempty"` // as an enclosing mail declared it
+	Names       []string `json:"names"`
+	ImportedAt  uint64   `json:"imported_at"`
+	Chunks      int      `json:"chunks"`
+	StoredBytes int64    `json:"stored_bytes"`
+}
+
+// Tool is the extractor of a derivation: its name, exact version and
+// options.
+type Tool struct {
+	Name    string   `json:"name"`
+	Version string   `json:"version"`
+	Options []string `json:"options"`
+}
+
+// Derivation links an output (a document, or an inner original) to the
+// original it came from.
+type Derivation struct {
+	Output     Digest `json:"-"`
+	OutputKind string `json:"output_kind"` // "document" or "original"
+	Input      Digest `json:"-"`
+	Part       string `json:"part"` // "" for the original's own text
+	Tool       Tool   `json:"tool"`
+}
+
+// derivationJSON is a derivation's stored form: the digests as hex too, so
+// that the record reads on its own.
+type derivationJSON struct {
+	Output string `json:"output_sha256"`
+	Input  string `json:"input_sha256"`
+	Derivation
+}
+
+// sealValue is SHA-256(key ‖ body) ‖ body.
+func sealValue(key, body []byte) []byte {
+	h := sha256.New()
+	h.Write(key)
+	h.Write(body)
+	return append(h.Sum(nil), body...)
+}
+
+// unseal returns the body of a sealed value of key, ok false when it does
+// not match its seal.
+func unseal(key, v []byte) ([]byte, bool) {
+	if len(v) < sha256.Size {
+		return nil, false
+	}
+	h := sha256.New()
+	h.Write(key)
+	h.Write(v[sha256.Size:])
+	return v[sha256.Size:], bytes.Equal(h.Sum(nil), v[:sha256.Size])
+}
+
+func derivationKey(out, in Digest, part string) []byte {
+	k := make([]byte, 0, 64+len(part))
+	k = append(k, out[:]...)
+	k = append(k, in[:]...)
+	return append(k, part...)
+}
+
+// putOriginal stores data as an original file (or adds names to the one
+// already kept), in tx.
+func putOriginal(tx *bolt.Tx, data []byte, kind, contentType string, names []string, importedAt uint64) (Digest, error) {
+	d := Digest(sha256.Sum256(data))
+	files := tx.Bucket(bucketOrigFiles)
+	if files == nil {
+		return d, fmt.Errorf("archive: %s bucket missing", bucketOrigFiles)
+	}
+	rec := &OriginalFile{SHA256: d, Size: int64(len(data)), Kind: kind, ContentType: contentType, ImportedAt: importedAt}
+	if old, err := originalIn(tx, d); err == nil {
+		rec = old
+	} else if !errors.Is(err, ErrNoOriginal) {
+		return d, err
+	} else {
+		chunks := tx.Bucket(bucketOrigChunks)
+		for i := 0; i == 0 || i*OriginalChunk < len(data); i++ {
+			part := data[i*OriginalChunk : min(len(data), (i+1)*OriginalChunk)]
+			block := s2.EncodeBetter(nil, part)
+			if err := chunks.Put(binary.BigEndian.AppendUint32(bytes.Clone(d[:]), uint32(i)), block); err != nil {
+				return d, err
+			}
+			rec.Chunks++
+			rec.StoredBytes += int64(len(block))
+		}
+	}
+	for _, n := range names {
+		if n != "" && !slices.Contains(rec.Names, n) {
+			rec.Names = append(rec.Names, n)
+		}
+	}
+	body, err := json.Marshal(rec)
+	if err != nil {
+		return d, err
+	}
+	return d, files.Put(d[:], sealValue(d[:], body))
+}
+
+// originalIn reads and checks the record of original d.
+func originalIn(tx *bolt.Tx, d Digest) (*OriginalFile, error) {
+	files := tx.Bucket(bucketOrigFiles)
+	if files == nil {
+		return nil, fmt.Errorf("%w %x", ErrNoOriginal, d[:])
+	}
+	v := files.Get(d[:])
+	if v == nil {
+		return nil, fmt.Errorf("%w %x", ErrNoOriginal, d[:])
+	}
+	body, ok := unseal(d[:], v)
+	var rec OriginalFile
+	if !ok || json.Unmarshal(body, &rec) != nil {
+		return nil, fmt.Errorf("%w: the record of original file %x does not match its digest (run `chronicle check`)", ErrCorrupt, d[:])
+	}
+	rec.SHA256 = d
+	return &rec, nil
+}
+
+// originalBytes reads original d whole and checks it against its digest.
+func originalBytes(tx *bolt.Tx, rec *OriginalFile) ([]byte, error) {
+	chunks := tx.Bucket(bucketOrigChunks)
+	out := make([]byte, 0, rec.Size)
+	for i := range rec.Chunks {
+		block := chunks.Get(binary.BigEndian.AppendUint32(bytes.Clone(rec.SHA256[:]), uint32(i)))
+		if block == nil {
+			return nil, fmt.Errorf("%w: original file %x lacks its chunk %d (run `chronicle check`)", ErrCorrupt, rec.SHA256[:], i)
+		}
+		n, err := s2.DecodedLen(block)
+		if err != nil || n > OriginalChunk || int64(len(out)+n) > rec.Size {
+			return nil, fmt.Errorf("%w: original file %x: chunk %d cannot be decoded (run `chronicle check`)", ErrCorrupt, rec.SHA256[:], i)
+		}
+		part, err := s2.Decode(out[len(out):len(out)+n], block)
+		if err != nil {
+			return nil, fmt.Errorf("%w: original file %x: chunk %d cannot be decoded (run `chronicle check`)", ErrCorrupt, rec.SHA256[:], i)
+		}
+		out = out[:len(out)+len(part)]
+	}
+	if int64(len(out)) != rec.Size || Digest(sha256.Sum256(out)) != rec.SHA256 {
+		return nil, fmt.Errorf("%w: original file %x does not match its digest (run `chronicle check`)", ErrCorrupt, rec.SHA256[:])
+	}
+	return out, nil
+}
+
+// putDerivation records that out came from in (part, by tool), in tx.
+func putDerivation(tx *bolt.Tx, dv *Derivation) error {
+	b := tx.Bucket(bucketDerivations)
+	if b == nil {
+		return fmt.Errorf("archive: %s bucket missing", bucketDerivations)
+	}
+	if dv.Tool.Options == nil {
+		dv.Tool.Options = []string{}
+	}
+	k := derivationKey(dv.Output, dv.Input, dv.Part)
+	body, err := json.Marshal(derivationJSON{Output: fmt.Sprintf("%x", dv.Output[:]), Input: fmt.Sprintf("%x", dv.Input[:]), Derivation: *dv})
+	if err != nil {
+		return err
+	}
+	return b.Put(k, sealValue(k, body))
+}
+
+// derivationsOf returns the checked derivations whose output is out.
+func derivationsOf(tx *bolt.Tx, out Digest) ([]Derivation, error) {
+	b := tx.Bucket(bucketDerivations)
+	if b == nil {
+		return nil, nil
+	}
+	var all []Derivation
+	c := b.Cursor()
+	for k, v := c.Seek(out[:]); k != nil && bytes.HasPrefix(k, out[:]); k, v = c.Next() {
+		dv, err := decodeDerivation(k, v)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, *dv)
+	}
+	return all, nil
+}
+
+func decodeDerivation(k, v []byte) (*Derivation, error) {
+	body, ok := unseal(k, v)
+	var j derivationJSON
+	if len(k) < 64 || !ok || json.Unmarshal(body, &j) != nil || j.Part != string(k[64:]) ||
+		j.Output != fmt.Sprintf("%x", k[:32]) || j.Input != fmt.Sprintf("%x", k[32:64]) {
+		return nil, fmt.Errorf("%w: a derivation record does not match its digest (run `chronicle check`)", ErrCorrupt)
+	}
+	dv := j.Derivation
+	dv.Output, dv.Input = Digest(k[:32]), Digest(k[32:64])
+	return &dv, nil
+}

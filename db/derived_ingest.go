@@ -1,0 +1,267 @@
+package db
+
+import (
+	"errors"
+	"fmt"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// OriginalInput is one original file of IngestDerived: a file given to
+// ingest (Parent -1) or an original found inside another one (an
+// attachment, an mbox message: Parent is its index, Part its place there,
+// Tool what took it out).
+type OriginalInput struct {
+	Data        []byte
+	Kind        string
+	ContentType string
+	Names       []string
+	Parent      int
+	Part        string
+	Tool        Tool
+}
+
+// DerivedText is a text derived from originals[Original] (Part in it, by
+// Tool), ingested as a document under Names.
+type DerivedText struct {
+	Original int
+	Part     string
+	Tool     Tool
+	Text     []byte
+	Names    []string
+	// File is the path the original file was given as, for the text of
+	// the file itself: kept as the document's source path (Resolve).
+	File string
+}
+
+// DerivedResult is what IngestDerived stored: the originals' digests, in
+// order, and each text's ingest.
+type DerivedResult struct {
+	Originals []Digest
+	Texts     []*IngestResult
+}
+
+// IngestDerived keeps originals byte for byte and ingests texts as
+// documents, each linked to the original it came from by a derivation,
+// all in one write transaction: nothing is written unless everything is.
+// A text that is not a valid source (the grammar rejects it) returns its
+// error and writes nothing.
+func (a *Archive) IngestDerived(importedAt uint64, originals []OriginalInput, texts []DerivedText) (*DerivedResult, error) {
+	for i, o := range originals {
+		if o.Parent >= i || o.Parent < -1 {
+			return nil, fmt.Errorf("ingest: original %d names original %d as its parent", i, o.Parent)
+		}
+	}
+	lps := make([]*lazyPrepared, len(texts))
+	for i, t := range texts {
+		if t.Original < 0 || t.Original >= len(originals) {
+			return nil, fmt.Errorf("ingest: text %d names original %d of %d", i, t.Original, len(originals))
+		}
+		// Extraction is the expensive part and may fail: before the
+		// write transaction.
+		lps[i] = a.lazy(t.Text, importedAt, nil)
+		if _, err := lps[i].get(); err != nil {
+			return nil, fmt.Errorf("%s: %w", textLabel(originals, t), err)
+		}
+	}
+	if a.bolt == nil { // released between files
+		if err := a.reacquire(false); err != nil {
+			return nil, err
+		}
+		defer a.Release()
+	}
+	res := &DerivedResult{Originals: make([]Digest, len(originals)), Texts: make([]*IngestResult, len(texts))}
+	var after []func()
+	err := a.update(func(tx *bolt.Tx) error {
+		after = after[:0]
+		for i, o := range originals {
+			d, err := putOriginal(tx, o.Data, o.Kind, o.ContentType, o.Names, importedAt)
+			if err != nil {
+				return err
+			}
+			res.Originals[i] = d
+			if o.Parent >= 0 {
+				if err := putDerivation(tx, &Derivation{Output: d, OutputKind: "original", Input: res.Originals[o.Parent], Part: o.Part, Tool: o.Tool}); err != nil {
+					return err
+				}
+			}
+		}
+		for i, t := range texts {
+			var file *fileNames
+			names := t.Names
+			if t.File != "" {
+				file = &fileNames{path: t.File, abs: AbsPath(t.File)}
+				names = append([]string{t.File}, names...)
+			}
+			r, committed, err := a.ingestIn(tx, lps[i], names, file)
+			if err != nil {
+				return fmt.Errorf("%s: %w", textLabel(originals, t), err)
+			}
+			after = append(after, committed)
+			res.Texts[i] = r
+			if err := putDerivation(tx, &Derivation{Output: r.Doc.SHA256, OutputKind: "document", Input: res.Originals[t.Original], Part: t.Part, Tool: t.Tool}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range after {
+		f()
+	}
+	return res, nil
+}
+
+// textLabel names a derived text in an error: its original's first name
+// and its part.
+func textLabel(originals []OriginalInput, t DerivedText) string {
+	name := "an original"
+	if o := originals[t.Original]; len(o.Names) > 0 {
+		name = o.Names[0]
+	}
+	if t.Part != "" {
+		return name + " (" + t.Part + ")"
+	}
+	return name
+}
+
+// Original returns the record of original file d.
+func (a *Archive) Original(d Digest) (*OriginalFile, error) {
+	var rec *OriginalFile
+	err := a.bolt.View(func(tx *bolt.Tx) (err error) {
+		rec, err = originalIn(tx, d)
+		return err
+	})
+	return rec, err
+}
+
+// OriginalBytes returns original file d's bytes, checked against its
+// digest, and its record.
+func (a *Archive) OriginalBytes(d Digest) ([]byte, *OriginalFile, error) {
+	var (
+		data []byte
+		rec  *OriginalFile
+	)
+	err := a.bolt.View(func(tx *bolt.Tx) (err error) {
+		if rec, err = originalIn(tx, d); err != nil {
+			return err
+		}
+		data, err = originalBytes(tx, rec)
+		return err
+	})
+	return data, rec, err
+}
+
+// DerivedFrom returns the derivations of output d (a document or an inner
+// original): what it was derived from, nearest first, up to the file that
+// was ingested. A document ingested as text has none.
+func (a *Archive) DerivedFrom(d Digest) ([]Derivation, error) {
+	var chain []Derivation
+	err := a.bolt.View(func(tx *bolt.Tx) error {
+		seen := map[Digest]bool{}
+		for at := d; !seen[at]; {
+			seen[at] = true
+			dvs, err := derivationsOf(tx, at)
+			if err != nil || len(dvs) == 0 {
+				return err
+			}
+			chain = append(chain, dvs[0])
+			at = dvs[0].Input
+		}
+		return nil
+	})
+	return chain, err
+}
+
+// OriginalFiles returns the records of every original file, in digest order.
+func (a *Archive) OriginalFiles() ([]*OriginalFile, error) {
+	var out []*OriginalFile
+	err := a.bolt.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketOrigFiles)
+		if b == nil {
+			return nil
+		}
+		return b.ForEach(func(k, _ []byte) error {
+			if len(k) != len(Digest{}) {
+				return fmt.Errorf("%w: bucket %s holds a key of %d bytes", ErrCorrupt, bucketOrigFiles, len(k))
+			}
+			rec, err := originalIn(tx, Digest(k))
+			if err != nil {
+				return err
+			}
+			out = append(out, rec)
+			return nil
+		})
+	})
+	return out, err
+}
+
+// Derivations returns every derivation whose input is original d: the
+// texts and inner originals derived from it.
+func (a *Archive) Derivations(d Digest) ([]Derivation, error) {
+	var out []Derivation
+	err := a.bolt.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketDerivations)
+		if b == nil {
+			return nil
+		}
+		return b.ForEach(func(k, v []byte) error {
+			if len(k) >= 64 && Digest(k[32:64]) == d {
+				dv, err := decodeDerivation(k, v)
+				if err != nil {
+					return err
+				}
+				out = append(out, *dv)
+			}
+			return nil
+		})
+	})
+	return out, err
+}
+
+// checkOriginals checks every original file (record, chunks, digest) and
+// every derivation (its seal, its input kept, its output kept as a
+// document or an original), and reports each problem once.
+func checkOriginals(tx *bolt.Tx, problem func(what string)) {
+	if b := tx.Bucket(bucketOrigFiles); b != nil {
+		_ = b.ForEach(func(k, _ []byte) error {
+			rec, err := originalIn(tx, Digest(k))
+			if err == nil {
+				_, err = originalBytes(tx, rec)
+			}
+			if err != nil {
+				problem(err.Error())
+			}
+			return nil
+		})
+	}
+	b := tx.Bucket(bucketDerivations)
+	if b == nil {
+		return
+	}
+	_ = b.ForEach(func(k, v []byte) error {
+		dv, err := decodeDerivation(k, v)
+		if err != nil {
+			problem(err.Error())
+			return nil
+		}
+		if _, err := originalIn(tx, dv.Input); err != nil {
+			problem(fmt.Sprintf("a derivation names original file %x, which the archive does not keep", dv.Input[:]))
+		}
+		switch dv.OutputKind {
+		case "document":
+			if tx.Bucket(bucketDocs).Get(dv.Output[:]) == nil {
+				problem(fmt.Sprintf("a derivation names document %x, which the archive does not hold", dv.Output[:]))
+			}
+		case "original":
+			if _, err := originalIn(tx, dv.Output); errors.Is(err, ErrNoOriginal) {
+				problem(fmt.Sprintf("a derivation names original file %x, which the archive does not keep", dv.Output[:]))
+			}
+		default:
+			problem(fmt.Sprintf("a derivation of %x has output kind %q", dv.Output[:], dv.OutputKind))
+		}
+		return nil
+	})
+}

@@ -1,0 +1,148 @@
+package db_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/casper-chronicle/chronicle/db"
+	"github.com/stretchr/testify/require"
+	bolt "go.etcd.io/bbolt"
+)
+
+// mailWithAttachment is a mail (the original file) with one attachment
+// (an inner original), and the two texts derived from them.
+func mailWithAttachment() ([]db.OriginalInput, []db.DerivedText) {
+	mailTool := db.Tool{Name: "chronicle-mail", Version: "1 (enmime v2.3.0)", Options: []string{}}
+	pdfTool := db.Tool{Name: "pdftotext", Version: "24.02.0", Options: []string{"-enc", "UTF-8", "-eol", "unix"}}
+	// An attachment larger than a chunk, so that it is kept in several.
+	pdf := append([]byte("%PDF-1.4\n"), bytes.Repeat([]byte("stream of bytes 0123456789\n"), 50_000)...)
+	originals := []db.OriginalInput{
+		{Data: []byte("From: Khalid\r\nSubject: the loan\r\n\r\nKhalid lent Ahmed 100 dinars.\r\n"), Kind: "email", Names: []string{"mail.eml"}, Parent: -1},
+		{Data: pdf, Kind: "pdf", ContentType: "application/pdf", Names: []string{"mail.eml/receipt.pdf"}, Parent: 0, Part: "receipt.pdf", Tool: mailTool},
+	}
+	texts := []db.DerivedText{
+		{Original: 0, Tool: mailTool, Text: []byte("From: Khalid\nSubject: the loan\n\nKhalid lent Ahmed 100 dinars.\n"), File: "mail.eml"},
+		{Original: 1, Tool: pdfTool, Text: []byte("Ahmed repaid Khalid 40 dinars.\n"), Names: []string{"mail.eml/receipt.pdf"}},
+	}
+	return originals, texts
+}
+
+// TestIngestDerived: the originals are kept byte for byte (one over
+// several chunks), each text is a document named as asked, linked to its
+// original, and the chain leads from the attachment's text to the mail;
+// ingesting the same again reuses everything; check is clean.
+func TestIngestDerived(t *testing.T) {
+	path := newPath(t)
+	a := openArchive(t, path)
+	originals, texts := mailWithAttachment()
+	res, err := a.IngestDerived(1750000000, originals, texts)
+	require.NoError(t, err)
+	require.Len(t, res.Originals, 2)
+	for i, o := range originals {
+		require.Equal(t, db.Digest(sha256.Sum256(o.Data)), res.Originals[i])
+		data, rec, err := a.OriginalBytes(res.Originals[i])
+		require.NoError(t, err)
+		require.Equal(t, o.Data, data)
+		require.Equal(t, o.Kind, rec.Kind)
+		require.Equal(t, o.Names, rec.Names)
+	}
+	rec, err := a.Original(res.Originals[1])
+	require.NoError(t, err)
+	require.Equal(t, 2, rec.Chunks, "1.35 MB in chunks of 1 MiB")
+
+	doc, err := a.Resolve("mail.eml/receipt.pdf")
+	require.NoError(t, err)
+	require.Equal(t, res.Texts[1].Doc.SHA256, doc.SHA256)
+	chain, err := a.DerivedFrom(doc.SHA256)
+	require.NoError(t, err)
+	require.Len(t, chain, 2)
+	require.Equal(t, db.Derivation{Output: doc.SHA256, OutputKind: "document", Input: res.Originals[1], Tool: texts[1].Tool}, chain[0])
+	require.Equal(t, db.Derivation{Output: res.Originals[1], OutputKind: "original", Input: res.Originals[0], Part: "receipt.pdf", Tool: originals[1].Tool}, chain[1])
+	mail, err := a.Resolve("mail.eml")
+	require.NoError(t, err)
+	require.Equal(t, res.Texts[0].Doc.SHA256, mail.SHA256)
+	out, err := a.Derivations(res.Originals[0])
+	require.NoError(t, err)
+	require.Len(t, out, 2, "the mail's text and its attachment")
+
+	again, err := a.IngestDerived(1750000001, originals, texts)
+	require.NoError(t, err)
+	require.True(t, again.Texts[0].Reused)
+	require.True(t, again.Texts[1].Reused)
+	all, err := a.OriginalFiles()
+	require.NoError(t, err)
+	require.Len(t, all, 2)
+	problems, err := a.Check(context.Background())
+	require.NoError(t, err)
+	require.Empty(t, problems)
+	require.NoError(t, a.Close())
+}
+
+// TestIngestDerivedRejectsWhole: a text the grammar rejects (not UTF-8)
+// writes nothing, neither the originals nor the other texts.
+func TestIngestDerivedRejectsWhole(t *testing.T) {
+	path := newPath(t)
+	a := openArchive(t, path)
+	originals, texts := mailWithAttachment()
+	texts[1].Text = []byte("Ahmed \xff repaid\n")
+	_, err := a.IngestDerived(1750000000, originals, texts)
+	require.Error(t, err)
+	require.Contains(t, err.Error(), "mail.eml/receipt.pdf: line 1 (byte 6)")
+	all, err := a.OriginalFiles()
+	require.NoError(t, err)
+	require.Empty(t, all)
+	docs, err := a.Docs()
+	require.NoError(t, err)
+	require.Empty(t, docs)
+	require.NoError(t, a.Close())
+}
+
+// TestOriginalDamage: a changed byte of a kept original, or a changed
+// derivation, fails the read that uses it and is reported by check.
+func TestOriginalDamage(t *testing.T) {
+	for _, bucket := range []string{"origchunks", "origfiles", "derivations"} {
+		path := newPath(t)
+		a := openArchive(t, path)
+		originals, texts := mailWithAttachment()
+		res, err := a.IngestDerived(1750000000, originals, texts)
+		require.NoError(t, err)
+		require.NoError(t, a.Close())
+
+		b, err := bolt.Open(path, 0o600, nil)
+		require.NoError(t, err)
+		require.NoError(t, b.Update(func(tx *bolt.Tx) error {
+			bk := tx.Bucket([]byte(bucket))
+			k, v := bk.Cursor().Last()
+			v = bytes.Clone(v)
+			v[len(v)-2] ^= 1
+			return bk.Put(bytes.Clone(k), v)
+		}))
+		require.NoError(t, b.Close())
+
+		a = openArchive(t, path)
+		problems, err := a.Check(context.Background())
+		require.NoError(t, err)
+		require.NotEmpty(t, problems, bucket)
+		var all []string
+		for _, p := range problems {
+			all = append(all, p.String())
+		}
+		want := map[string]string{"origchunks": "original file %x: chunk 1", "origfiles": "the record of original file %x", "derivations": "a derivation record does not match"}[bucket]
+		if strings.Contains(want, "%x") {
+			want = fmt.Sprintf(want, res.Originals[1][:])
+		}
+		require.Contains(t, strings.Join(all, "\n"), want, bucket)
+		if bucket != "derivations" {
+			_, _, err = a.OriginalBytes(res.Originals[1])
+			require.ErrorIs(t, err, db.ErrCorrupt, bucket)
+		} else {
+			_, err = a.DerivedFrom(res.Texts[1].Doc.SHA256)
+			require.ErrorIs(t, err, db.ErrCorrupt, bucket)
+		}
+		require.NoError(t, a.Close())
+	}
+}
