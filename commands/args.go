@@ -68,6 +68,8 @@ var (
 	flagVerify   = Flag{Name: "verify", Help: "re-verify each receipt"}
 	flagKeyShown = Flag{Name: "key", Value: "FILE", Kind: ArgPath, Help: "the key to print (default $CHRONICLE_KEY, else Chronicle's own, created the first time)"}
 	flagLogOut   = Flag{Name: "out", Value: "FILE", Kind: ArgPath, Help: "also save the checkpoint to FILE (never overwrites a different file)"}
+	flagOriginal = Flag{Name: "original", Help: "write the original file the document was derived from (a mail, a web page, a PDF, an attachment) to DIR, byte for byte, instead of its store"}
+	flagOCR      = Flag{Name: "ocr", Help: "read PDFs without a text layer with OCR (pdftoppm and tesseract, Arabic and English when installed)"}
 	flagProveOut = Flag{Name: "out", Value: "FILE", Kind: ArgPath, Help: "write the proof to FILE instead of stdout (never overwrites a different file)"}
 	flagLogKey   = Flag{Name: "key", Value: "FILE", Kind: ArgPath, Help: "the key that signs the checkpoint (--sign) and checks saved ones (default $CHRONICLE_KEY, else Chronicle's own)"}
 	flagLogSign  = Flag{Name: "sign", Help: "sign a checkpoint of the log as it is now with the key first (creates the key the first time)"}

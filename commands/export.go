@@ -124,3 +124,67 @@ func Export(a *db.Archive, in ExportIn) (*Exported, error) {
 	}
 	return &Exported{Created: created, DocumentSHA256: d.SHA256.String(), Receipt: receiptPath, Signature: sigPath, Store: storePath, StoreVersion: s.Version}, nil
 }
+
+// OriginalExported is what `export --original` wrote.
+type OriginalExported struct {
+	Created        bool   `json:"created"` // false: the same bytes were there already
+	DocumentSHA256 string `json:"document_sha256"`
+	OriginalSHA256 string `json:"original_sha256"`
+	Kind           string `json:"kind"`
+	Original       string `json:"original"` // the file written
+	Size           int64  `json:"size"`
+}
+
+// ErrNotDerived: `export --original` of a document that was ingested as
+// text, not derived from an original file.
+var ErrNotDerived = errors.New("was ingested as text, not derived from a mail, web page or PDF")
+
+// ExportOriginal writes the original file document doc was derived from
+// (a mail, a web page, a PDF, or the attachment a text came from) to dir,
+// byte for byte as it was ingested and checked against its digest, under
+// the base name it was first given. A file of that name with other bytes
+// is left as it is (ErrOtherContent).
+func ExportOriginal(a *db.Archive, doc, dir string) (*OriginalExported, error) {
+	d, err := a.Resolve(doc)
+	if err != nil {
+		return nil, err
+	}
+	chain, err := a.DerivedFrom(d.SHA256)
+	if err != nil {
+		return nil, err
+	}
+	if len(chain) == 0 {
+		return nil, &ArgError{Object: "document", Value: doc, Err: fmt.Errorf("%s %w; nothing was written", d.Label(), ErrNotDerived)}
+	}
+	data, rec, err := a.OriginalBytes(chain[0].Input)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
+		return nil, fmt.Errorf("%s is %s, not a directory; nothing was written", dir, fileio.Kind(st.Mode()))
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	base := rec.SHA256.String()
+	if len(rec.Names) > 0 {
+		base = filepath.Base(filepath.FromSlash(rec.Names[0]))
+	}
+	path := filepath.Join(dir, base)
+	if err := fileio.CheckTarget(path); err != nil {
+		return nil, fmt.Errorf("%w; nothing was written", err)
+	}
+	out := &OriginalExported{Created: true, DocumentSHA256: d.SHA256.String(), OriginalSHA256: rec.SHA256.String(),
+		Kind: rec.Kind, Original: path, Size: rec.Size}
+	if err := fileio.CreateShared(path, data); err != nil {
+		if !errors.Is(err, os.ErrExist) {
+			return nil, err
+		}
+		existing, rerr := fileio.ReadLimited(path, int64(len(data)))
+		if rerr != nil || string(existing) != string(data) {
+			return nil, &ArgError{Object: "file", Value: path, Err: fmt.Errorf("%s %w; nothing was overwritten", path, ErrOtherContent)}
+		}
+		out.Created = false
+	}
+	return out, nil
+}

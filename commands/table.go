@@ -44,8 +44,8 @@ const Many = -1
 
 // Table lists every command in help's order.
 var Table = []Spec{
-	{Name: "ingest", Args: "PATH...", Min: 1, Max: Many, Kinds: []ArgKind{ArgPath}, Flags: []Flag{flagName, FlagReceipt, FlagKey, flagCommit},
-		Summary: "add files (directories are walked in lexical order); one outcome line per file",
+	{Name: "ingest", Args: "PATH...", Min: 1, Max: Many, Kinds: []ArgKind{ArgPath}, Flags: []Flag{flagName, FlagReceipt, FlagKey, flagCommit, flagOCR},
+		Summary: "add files (directories are walked in lexical order): text as it is; mail, mbox, HTML and PDF kept as originals, their texts derived; one outcome line per file",
 		Example: "ingest testdata/samples"},
 	{Name: "docs", Flags: docsFlags,
 		Read: true, Summary: "list documents: name, hash prefix, size, events, import time",
@@ -82,6 +82,9 @@ var Table = []Spec{
 		Read: true, Summary: "known entity names with their event counts",
 		Example: "entities Al",
 		NoTool:  "a listing for completion and for people; an agent asks entity with an exact name, and docs and find list what there is"},
+	{Name: "originals", Read: true, Summary: "list the original files (mail, web pages, PDFs and what was inside them) with the documents derived from each and the tool that derived them",
+		Example: "originals",
+		NoTool:  "a listing for people; every document an agent reads is already the derived text"},
 	{Name: "receipts", Args: "[DOC]", Max: 1, Kinds: []ArgKind{ArgDoc}, Flags: []Flag{flagVerify},
 		Read: true, Summary: "list the receipts the archive issued (of one document; without DOC also those of cross-archive find and entity)",
 		Example: "receipts testdata/samples/ahmed-khalid-ar.txt --verify",
@@ -90,8 +93,8 @@ var Table = []Spec{
 		Read: true, Summary: "verify an archive receipt against the archive, or an original receipt against its .chronicle file",
 		Example: "verify testdata/old/story.txt.chronicle.receipt",
 		Tool:    "verify", Description: verifyDescription},
-	{Name: "export", Args: "DOC DIR", Min: 2, Max: 2, Kinds: []ArgKind{ArgDoc, ArgPath}, Flags: []Flag{FlagKey},
-		Summary: "write DIR/<name>.chronicle and its V2 INGEST receipt, as the original tool would (and the receipt's .sig)",
+	{Name: "export", Args: "DOC DIR", Min: 2, Max: 2, Kinds: []ArgKind{ArgDoc, ArgPath}, Flags: []Flag{FlagKey, flagOriginal},
+		Summary: "write DIR/<name>.chronicle and its V2 INGEST receipt, as the original tool would (and the receipt's .sig); --original writes the mail, page or PDF it was derived from",
 		Example: "export testdata/samples/ahmed-khalid-ar.txt out"},
 	{Name: "import", Args: "FILE.chronicle...", Min: 1, Max: Many, Kinds: []ArgKind{ArgPath},
 		Summary: "bring existing V1/V2 stores of the original tool, with the receipts beside them, into the archive",

@@ -39,6 +39,7 @@ type DerivedText struct {
 type DerivedResult struct {
 	Originals []Digest
 	Texts     []*IngestResult
+	Tools     []Tool // the tool of each text
 }
 
 // IngestDerived keeps originals byte for byte and ingests texts as
@@ -70,7 +71,7 @@ func (a *Archive) IngestDerived(importedAt uint64, originals []OriginalInput, te
 		}
 		defer a.Release()
 	}
-	res := &DerivedResult{Originals: make([]Digest, len(originals)), Texts: make([]*IngestResult, len(texts))}
+	res := &DerivedResult{Originals: make([]Digest, len(originals)), Texts: make([]*IngestResult, len(texts)), Tools: make([]Tool, len(texts))}
 	var after []func()
 	err := a.update(func(tx *bolt.Tx) error {
 		after = after[:0]
@@ -99,6 +100,7 @@ func (a *Archive) IngestDerived(importedAt uint64, originals []OriginalInput, te
 			}
 			after = append(after, committed)
 			res.Texts[i] = r
+			res.Tools[i] = t.Tool
 			if err := putDerivation(tx, &Derivation{Output: r.Doc.SHA256, OutputKind: "document", Input: res.Originals[t.Original], Part: t.Part, Tool: t.Tool}); err != nil {
 				return err
 			}
@@ -201,20 +203,24 @@ func (a *Archive) OriginalFiles() ([]*OriginalFile, error) {
 // Derivations returns every derivation whose input is original d: the
 // texts and inner originals derived from it.
 func (a *Archive) Derivations(d Digest) ([]Derivation, error) {
-	var out []Derivation
+	all, err := a.AllDerivations()
+	return all[d], err
+}
+
+// AllDerivations returns every derivation, checked, by input.
+func (a *Archive) AllDerivations() (map[Digest][]Derivation, error) {
+	out := map[Digest][]Derivation{}
 	err := a.bolt.View(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketDerivations)
 		if b == nil {
 			return nil
 		}
 		return b.ForEach(func(k, v []byte) error {
-			if len(k) >= 64 && Digest(k[32:64]) == d {
-				dv, err := decodeDerivation(k, v)
-				if err != nil {
-					return err
-				}
-				out = append(out, *dv)
+			dv, err := decodeDerivation(k, v)
+			if err != nil {
+				return err
 			}
+			out[dv.Input] = append(out[dv.Input], *dv)
 			return nil
 		})
 	})

@@ -27,6 +27,10 @@ type PathOutcome struct {
 	Kind   OutcomeKind
 	Reason string        // OutcomeSkipped, OutcomeEmpty
 	Result *IngestResult // OutcomeNew, OutcomeReused: committed
+	// Derived: an original file's originals and texts (Result is its
+	// first text's ingest), committed; for a rejected one, the originals
+	// kept anyway (no text), or nil.
+	Derived *DerivedResult
 	Err    error         // OutcomeRejected
 	// Src is a rejected file's bytes, to show the line at fault (nil when
 	// the file could not be read, or was never read).
@@ -59,6 +63,25 @@ type IngestOptions struct {
 	Outcome func(PathOutcome) error
 	// Progress, when set, is told as each file is handed to its group.
 	Progress func(IngestProgress)
+	// Derive, when set, is asked about every file read (on the
+	// preparing goroutines): an original file (mail, web page, PDF)
+	// gives what was derived from it, which lands in a transaction of its
+	// own (IngestDerived); a text file gives nil, and is ingested as it
+	// is.
+	Derive DeriveFunc
+}
+
+// DeriveFunc derives the texts of an original file read from path: nil
+// for a plain text file. An error rejects the file; a set returned with
+// it holds the originals to keep anyway (they were read whole), and no
+// text.
+type DeriveFunc func(path string, src []byte) (*DerivedSet, error)
+
+// DerivedSet is one original file and what was derived from it, for
+// IngestDerived.
+type DerivedSet struct {
+	Originals []OriginalInput
+	Texts     []DerivedText
 }
 
 // IngestInterrupted is IngestPaths's error when its context ended: the
@@ -127,7 +150,7 @@ func (a *Archive) IngestPaths(ctx context.Context, entries []PathEntry, opts Ing
 			}
 		}()
 		g.a = a
-		g.pr = a.startPreparing(paths, opts.ImportedAt, known)
+		g.pr = a.startPreparing(paths, opts.ImportedAt, known, opts.Derive)
 		defer g.pr.close()
 	}
 	done := 0

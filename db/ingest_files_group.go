@@ -107,6 +107,9 @@ func (g *pathGroup) add(f preparedFile) error {
 		g.opts.Progress(IngestProgress{Seen: g.seen, Path: f.path, Landed: g.landed, LandedBytes: g.landedBytes, Elapsed: time.Since(g.started)})
 	}
 	g.weight += f.weight
+	if f.derived != nil {
+		return g.addDerived(f)
+	}
 	if f.err != nil {
 		return g.later(PathOutcome{Path: f.path, Kind: OutcomeRejected, Err: f.err})
 	}
@@ -164,4 +167,38 @@ func (g *pathGroup) commit() error {
 		}
 	}
 	return nil
+}
+
+// addDerived lands an original file and what was derived from it in a
+// transaction of its own (IngestDerived), after the group before it, and
+// reports its outcome: its first text's, or its rejection (with the
+// originals kept anyway when the extraction failed after reading it whole).
+func (g *pathGroup) addDerived(f preparedFile) error {
+	// The commit also gives back f's share of the preparer's budget.
+	if err := g.commit(); err != nil {
+		return err
+	}
+	set := f.derived
+	if f.err != nil {
+		set.Texts = nil
+	}
+	res, err := g.a.IngestDerived(g.opts.ImportedAt, set.Originals, set.Texts)
+	if errors.Is(err, ErrWriteRefused) {
+		return err
+	}
+	switch {
+	case err != nil:
+		return g.report(PathOutcome{Path: f.path, Kind: OutcomeRejected, Err: err})
+	case f.err != nil:
+		return g.report(PathOutcome{Path: f.path, Kind: OutcomeRejected, Err: f.err, Derived: res})
+	case len(res.Texts) == 0:
+		return g.report(PathOutcome{Path: f.path, Kind: OutcomeRejected, Err: errors.New("no text was derived from it"), Derived: res})
+	}
+	g.landed++
+	g.landedBytes += int64(len(f.src))
+	o := PathOutcome{Path: f.path, Kind: OutcomeNew, Result: res.Texts[0], Derived: res}
+	if res.Texts[0].Reused {
+		o.Kind = OutcomeReused
+	}
+	return g.report(o)
 }

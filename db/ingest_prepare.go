@@ -33,14 +33,15 @@ const (
 // read. src is kept to show the line of a rejected source; weight is what
 // it holds of the preparer's budget until it is released.
 type preparedFile struct {
-	path   string
-	src    []byte
-	pp     *Prepared
-	err    error
-	weight int64
+	path    string
+	src     []byte
+	pp      *Prepared
+	derived *DerivedSet // an original file and what was derived from it
+	err     error
+	weight  int64
 }
 
-func (a *Archive) startPreparing(paths []string, importedAt uint64, known map[Digest]bool) *preparer {
+func (a *Archive) startPreparing(paths []string, importedAt uint64, known map[Digest]bool, derive DeriveFunc) *preparer {
 	pr := &preparer{next: make(chan preparedFile), stop: make(chan struct{}), done: make(chan struct{}),
 		budget: newByteBudget(preparerBudget)}
 	// Three files are prepared at once, each on its own goroutine, and
@@ -64,7 +65,10 @@ func (a *Archive) startPreparing(paths []string, importedAt uint64, known map[Di
 				if !pr.budget.acquire(i, f.weight) { // an unread file takes its turn too
 					return // stopped
 				}
-				if f.err == nil {
+				if f.err == nil && derive != nil {
+					f.derived, f.err = derive(f.path, f.src)
+				}
+				if f.err == nil && f.derived == nil {
 					f.pp = a.PrepareUnlessKnown(f.src, importedAt, known)
 				}
 				select {

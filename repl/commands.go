@@ -40,6 +40,7 @@ var runs = map[string]func(*invocation) error{
 	"find":       runFind,
 	"entity":     runEntity,
 	"entities":   runEntities,
+	"originals":  runOriginals,
 	"receipts":   runReceipts,
 	"verify":     runVerify,
 	"export":     runExport,

@@ -41,13 +41,31 @@ func (v *ingestView) show(o db.PathOutcome) error {
 	case db.OutcomeRejected:
 		v.rejected++
 		x.rejected(newRejection(o.Path, o.Src, o.Err))
+		if o.Derived != nil && len(o.Derived.Originals) > 0 && !(x.p.has("json") || x.env.JSON) {
+			fmt.Fprintf(x.env.Stderr, "chronicle ingest: %s: the original file is kept (%s), no text was derived\n",
+				sanitize(o.Path), o.Derived.Originals[0].Short())
+		}
 		return nil
 	}
 	res := o.Result
 	if o.Kind == db.OutcomeReused {
 		x.outcome(string(o.Kind), o.Path, res, fmt.Sprintf("first imported %s", rfc3339(res.Doc.Imported())))
 	} else {
-		x.outcome(string(o.Kind), o.Path, res, plural(res.Doc.EventCount, "event"))
+		x.outcome(string(o.Kind), o.Path, res, plural(res.Doc.EventCount, "event")+derivedBy(o.Derived, 0))
+	}
+	// The other texts derived from the same original file (attachments,
+	// messages), one line each, named FILE/PART.
+	if d := o.Derived; d != nil {
+		for i, r := range d.Texts[1:] {
+			kind, name := db.OutcomeNew, r.Doc.Label()
+			if len(r.Added) > 0 {
+				name = r.Added[0]
+			}
+			if r.Reused {
+				kind = db.OutcomeReused
+			}
+			x.outcome(string(kind), name, r, plural(r.Doc.EventCount, "event")+derivedBy(d, i+1))
+		}
 	}
 	if !(x.p.has("json") || x.env.JSON) { // JSON: the outcome's "moved"
 		for _, name := range slices.Sorted(maps.Keys(res.Moved)) {
@@ -65,4 +83,13 @@ func (v *ingestView) show(o db.PathOutcome) error {
 		}
 	}
 	return nil
+}
+
+// derivedBy says, after a derived text's event count, what derived it:
+// ", derived by pdftotext 24.02.0".
+func derivedBy(d *db.DerivedResult, i int) string {
+	if d == nil || i >= len(d.Tools) {
+		return ""
+	}
+	return ", derived by " + d.Tools[i].Name + " " + d.Tools[i].Version
 }

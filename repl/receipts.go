@@ -284,6 +284,9 @@ func verdictKind(o receipt.Outcome) string {
 // runExport writes the document's store and its INGEST receipt
 // (commands.Export) and says where.
 func runExport(x *invocation) error {
+	if x.p.has("original") {
+		return runExportOriginal(x)
+	}
 	// The receipt is signed like every receipt file (its signature is
 	// for whoever checks it with ssh-keygen; casper-chronicle ignores it):
 	// the key is loaded before anything is written.
@@ -308,6 +311,35 @@ func runExport(x *invocation) error {
 		return nil
 	}
 	fmt.Fprintf(x.out(), "store=%s\nreceipt=%s\nsignature=%s\n", out.Store, out.Receipt, out.Signature)
+	return nil
+}
+
+// runExportOriginal writes the original file a document was derived from
+// (export --original DOC DIR): "original=PATH" and its digest, or the JSON
+// object.
+func runExportOriginal(x *invocation) error {
+	if x.p.has("key") {
+		return usageErrorf("--key signs a receipt, and --original writes none")
+	}
+	a, err := x.open(false)
+	if err != nil {
+		return err
+	}
+	out, err := commands.ExportOriginal(a, x.p.args[0], x.p.args[1])
+	var ae *commands.ArgError
+	switch {
+	case errors.As(err, &ae) && errors.Is(err, commands.ErrOtherContent):
+		return withObject(withStatus(ExitFailure, kindExists, ae.Err), ae.Object, ae.Value)
+	case errors.As(err, &ae):
+		return withObject(withStatus(ExitFailure, kindFailure, ae.Err), ae.Object, ae.Value)
+	case err != nil:
+		return err
+	}
+	if x.askedJSON() {
+		printJSONLine(x.out(), out)
+		return nil
+	}
+	fmt.Fprintf(x.out(), "original=%s\nsha256=%s\nkind=%s\n", out.Original, out.OriginalSHA256, out.Kind)
 	return nil
 }
 

@@ -110,3 +110,29 @@ func closeArchive(t testing.TB, a *db.Archive) {
 		t.Fatal(err)
 	}
 }
+
+// Derived is a new archive in a temporary directory of t holding one
+// original file, a mail (mail.eml) with a PDF attachment, and the two
+// texts derived from them (db.IngestDerived, as `chronicle ingest` of a
+// mail stores it), imported at GoldenTime; it returns its path.
+func Derived(t testing.TB) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "chronicle.db")
+	a := open(t, path)
+	defer a.Close()
+	mail := db.Tool{Name: "chronicle-mail", Version: "1", Options: []string{}}
+	pdf := db.Tool{Name: "pdftotext", Version: "24.02.0", Options: []string{"-enc", "UTF-8"}}
+	originals := []db.OriginalInput{
+		{Data: []byte("From: Khalid\r\nSubject: the loan\r\n\r\nKhalid lent Ahmed 100 dinars.\r\n"), Kind: "email", Names: []string{"mail.eml"}, Parent: -1},
+		{Data: []byte("%PDF-1.4\n% a receipt\n"), Kind: "pdf", ContentType: "application/pdf", Names: []string{"mail.eml/receipt.pdf"}, Parent: 0, Part: "receipt.pdf", Tool: mail},
+	}
+	texts := []db.DerivedText{
+		{Original: 0, Tool: mail, Text: []byte("From: Khalid\nSubject: the loan\n\nKhalid lent Ahmed 100 dinars.\n"), Names: []string{"mail.eml"}},
+		{Original: 1, Tool: pdf, Text: []byte("Ahmed repaid Khalid 40 dinars.\n"), Names: []string{"mail.eml/receipt.pdf"}},
+	}
+	if _, err := a.IngestDerived(GoldenTime, originals, texts); err != nil {
+		t.Fatalf("testarchive: ingesting mail.eml: %v", err)
+	}
+	closeArchive(t, a)
+	return path
+}
