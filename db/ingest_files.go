@@ -31,7 +31,7 @@ type PathOutcome struct {
 	// first text's ingest), committed; for a rejected one, the originals
 	// kept anyway (no text), or nil.
 	Derived *DerivedResult
-	Err    error         // OutcomeRejected
+	Err     error // OutcomeRejected
 	// Src is a rejected file's bytes, to show the line at fault (nil when
 	// the file could not be read, or was never read).
 	Src []byte
