@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/casper-chronicle/chronicle/engine/archivelog"
 	"github.com/klauspost/compress/s2"
 	bolt "go.etcd.io/bbolt"
 )
@@ -122,6 +123,13 @@ func putOriginal(tx *bolt.Tx, data []byte, kind, contentType string, names []str
 	} else if !errors.Is(err, ErrNoOriginal) {
 		return d, err
 	} else {
+		name := ""
+		if len(names) > 0 {
+			name = names[0]
+		}
+		if err := appendLeaf(tx, &archivelog.Leaf{Kind: archivelog.KindFile, SHA256: d, Size: rec.Size, Name: name}, nil); err != nil {
+			return d, err
+		}
 		chunks := tx.Bucket(bucketOrigChunks)
 		for i := 0; i == 0 || i*OriginalChunk < len(data); i++ {
 			part := data[i*OriginalChunk : min(len(data), (i+1)*OriginalChunk)]
@@ -201,6 +209,14 @@ func putDerivation(tx *bolt.Tx, dv *Derivation) error {
 	k := derivationKey(dv.Output, dv.Input, dv.Part)
 	body, err := json.Marshal(derivationJSON{Output: fmt.Sprintf("%x", dv.Output[:]), Input: fmt.Sprintf("%x", dv.Input[:]), Derivation: *dv})
 	if err != nil {
+		return err
+	}
+	if old := b.Get(k); old != nil {
+		if was, ok := unseal(k, old); ok && bytes.Equal(was, body) {
+			return nil // derived again, the same way: nothing new
+		}
+	}
+	if err := appendLeaf(tx, &archivelog.Leaf{Kind: archivelog.KindDerivation, SHA256: dv.Output, Input: dv.Input, Part: dv.Part, Record: sha256.Sum256(body)}, nil); err != nil {
 		return err
 	}
 	return b.Put(k, sealValue(k, body))

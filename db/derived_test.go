@@ -146,3 +146,53 @@ func TestOriginalDamage(t *testing.T) {
 		require.NoError(t, a.Close())
 	}
 }
+
+// TestOriginalRemovedIsSeen: an original file and its derivation removed
+// from the archive behind Chronicle's back stay in the log, and check
+// names both as removed.
+func TestOriginalRemovedIsSeen(t *testing.T) {
+	path := newPath(t)
+	a := openArchive(t, path)
+	originals, texts := mailWithAttachment()
+	res, err := a.IngestDerived(1750000000, originals, texts)
+	require.NoError(t, err)
+	problems, err := a.Check(context.Background())
+	require.NoError(t, err)
+	require.Empty(t, problems)
+	require.NoError(t, a.Close())
+
+	b, err := bolt.Open(path, 0o600, nil)
+	require.NoError(t, err)
+	pdf := res.Originals[1]
+	require.NoError(t, b.Update(func(tx *bolt.Tx) error {
+		if err := tx.Bucket([]byte("origfiles")).Delete(pdf[:]); err != nil {
+			return err
+		}
+		c := tx.Bucket([]byte("origchunks")).Cursor()
+		for k, _ := c.Seek(pdf[:]); k != nil && bytes.HasPrefix(k, pdf[:]); k, _ = c.Seek(pdf[:]) {
+			if err := c.Delete(); err != nil {
+				return err
+			}
+		}
+		dc := tx.Bucket([]byte("derivations")).Cursor()
+		for k, _ := dc.First(); k != nil; k, _ = dc.Next() {
+			if bytes.Contains(k, pdf[:]) {
+				return dc.Delete()
+			}
+		}
+		return nil
+	}))
+	require.NoError(t, b.Close())
+	a = openArchive(t, path)
+	defer a.Close()
+	problems, err = a.Check(context.Background())
+	require.NoError(t, err)
+	var all []string
+	for _, p := range problems {
+		all = append(all, p.String())
+	}
+	joined := strings.Join(all, "\n")
+	require.Contains(t, joined, fmt.Sprintf("original file %s is in the log but not kept: it was removed", pdf))
+	require.Contains(t, joined, "is in the log but not kept: it was removed")
+	require.Contains(t, joined, fmt.Sprintf("a derivation names original file %x, which the archive does not keep", pdf[:]))
+}

@@ -2,6 +2,7 @@ package db
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
 
@@ -22,6 +23,9 @@ type logFacts struct {
 	receipts  map[uint64]Digest
 	claims    map[string]Digest // namespace ‖ 0 ‖ runId → file digest
 	originals map[[64]byte]bool // document ‖ receipt
+	files     map[Digest]int64  // original file leaf: the size
+	// derivations: derivationKey → the record's digest
+	derivations map[string]Digest
 }
 
 // checkLog recomputes the log from its leaves and compares it with the
@@ -52,7 +56,7 @@ func (a *Archive) checkLog(tx *bolt.Tx, known map[Digest]*Document) []Problem {
 		return out, nil
 	})
 	f := &logFacts{docs: map[Digest]int64{}, names: map[Digest]map[string]bool{}, receipts: map[uint64]Digest{},
-		claims: map[string]Digest{}, originals: map[[64]byte]bool{}}
+		claims: map[string]Digest{}, originals: map[[64]byte]bool{}, files: map[Digest]int64{}, derivations: map[string]Digest{}}
 	located := 0 // leaves with a locator entry
 	for i := range n {
 		data := b.Get(logKey(logLeaf, uint64(i)))
@@ -153,6 +157,10 @@ func (f *logFacts) note(l *archivelog.Leaf) {
 		f.receipts[l.Number] = d
 	case archivelog.KindClaims:
 		f.claims[l.Namespace+"\x00"+l.RunID] = d
+	case archivelog.KindFile:
+		f.files[d] = l.Size
+	case archivelog.KindDerivation:
+		f.derivations[string(derivationKey(d, Digest(l.Input), l.Part))] = Digest(l.Record)
 	}
 }
 
@@ -224,11 +232,60 @@ func (f *logFacts) compare(tx *bolt.Tx, known map[Digest]*Document) []Problem {
 			problems = append(problems, Problem{Detail: fmt.Sprintf("log: claims check %q is in the log but not kept: it was removed", key)})
 		}
 	}
+	problems = append(problems, f.compareOriginals(tx)...)
 	tx.Bucket(bucketOriginals).ForEach(func(k, _ []byte) error {
 		if len(k) == 64 && !f.originals[[64]byte(k)] {
 			problems = append(problems, Problem{Detail: fmt.Sprintf("log: original receipt %x of document %x has no leaf in the log", k[32:], k[:32])})
 		}
 		return nil
 	})
+	return problems
+}
+
+// compareOriginals holds the original files and derivations to their
+// leaves, both ways.
+func (f *logFacts) compareOriginals(tx *bolt.Tx) []Problem {
+	var problems []Problem
+	add := func(format string, args ...any) {
+		problems = append(problems, Problem{Detail: "log: " + fmt.Sprintf(format, args...)})
+	}
+	held := map[Digest]bool{}
+	if b := tx.Bucket(bucketOrigFiles); b != nil {
+		b.ForEach(func(k, _ []byte) error {
+			rec, err := originalIn(tx, Digest(k))
+			if err != nil {
+				return nil // checkOriginals reports it
+			}
+			held[rec.SHA256] = true
+			if size, ok := f.files[rec.SHA256]; !ok || size != rec.Size {
+				add("original file %s has no leaf with its size in the log", rec.SHA256)
+			}
+			return nil
+		})
+	}
+	for d := range f.files {
+		if !held[d] && tx.Bucket(bucketOrigFiles).Get(d[:]) == nil {
+			add("original file %s is in the log but not kept: it was removed", d)
+		}
+	}
+	kept := map[string]bool{}
+	if b := tx.Bucket(bucketDerivations); b != nil {
+		b.ForEach(func(k, v []byte) error {
+			kept[string(k)] = true
+			body, ok := unseal(k, v)
+			if !ok {
+				return nil // checkOriginals reports it
+			}
+			if rec, ok := f.derivations[string(k)]; !ok || rec != Digest(sha256.Sum256(body)) {
+				add("the derivation of %x from %x has no leaf with its record's digest in the log", k[:32], k[32:64])
+			}
+			return nil
+		})
+	}
+	for k := range f.derivations {
+		if !kept[k] {
+			add("the derivation of %x from %x is in the log but not kept: it was removed", k[:32], k[32:64])
+		}
+	}
 	return problems
 }

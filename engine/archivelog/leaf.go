@@ -17,6 +17,10 @@ const (
 	KindOriginal = "original" // a receipt of the original tool imported with its store
 	KindReceipt  = "receipt"  // a receipt kept, by its number and digest
 	KindClaims   = "claims"   // a claims check kept, by its identity and file digest
+	// Original files (a mail, a web page, a PDF) and what was derived
+	// from them.
+	KindFile       = "file"       // an original file kept: its digest, size and the name it came under
+	KindDerivation = "derivation" // an output (document or inner original) derived from an input original: both digests, the part, the record's digest
 )
 
 // Leaf is one entry of the log. Which fields a kind uses, in which order
@@ -30,6 +34,9 @@ type Leaf struct {
 	Number    uint64   // receipt: its number in issue order (1, 2, …)
 	Namespace string   // claims
 	RunID     string   // claims
+	Input     [32]byte // derivation: the original the output came from
+	Part      string   // derivation: where in the input ("" for its own text)
+	Record    [32]byte // derivation: SHA-256 of the derivation record (tool, version, options)
 }
 
 // MaxLeafSize bounds an encoded leaf: names are at most 4,096 bytes, each
@@ -76,6 +83,22 @@ func (l *Leaf) Encode() []byte {
 		j.Str(l.RunID)
 		j.Key("sha256", false)
 		j.Digest(l.SHA256)
+	case KindFile:
+		j.Key("sha256", false)
+		j.Digest(l.SHA256)
+		j.Key("size", false)
+		j.Int(l.Size)
+		j.Key("name", false)
+		j.Str(l.Name)
+	case KindDerivation:
+		j.Key("sha256", false)
+		j.Digest(l.SHA256)
+		j.Key("input_sha256", false)
+		j.Digest(l.Input)
+		j.Key("part", false)
+		j.Str(l.Part)
+		j.Key("record_sha256", false)
+		j.Digest(l.Record)
 	}
 	j.Raw("}")
 	return j.Bytes()
@@ -94,6 +117,9 @@ type leafJSON struct {
 	Number    *uint64 `json:"number"`
 	Namespace *string `json:"namespace"`
 	RunID     *string `json:"run_id"`
+	Input     string  `json:"input_sha256"`
+	Part      *string `json:"part"`
+	Record    string  `json:"record_sha256"`
 }
 
 // ParseLeaf reads a leaf strictly: its bytes must be exactly the
@@ -109,7 +135,7 @@ func ParseLeaf(data []byte) (*Leaf, error) {
 	if err := dec.Decode(&j); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrLeaf, err)
 	}
-	l := &Leaf{Kind: j.Kind, Namespace: deref(j.Namespace), RunID: deref(j.RunID), Name: deref(j.Name)}
+	l := &Leaf{Kind: j.Kind, Namespace: deref(j.Namespace), RunID: deref(j.RunID), Name: deref(j.Name), Part: deref(j.Part)}
 	if j.Size != nil {
 		l.Size = *j.Size
 	}
@@ -122,13 +148,18 @@ func ParseLeaf(data []byte) (*Leaf, error) {
 			return nil, err
 		}
 	}
-	if j.Receipt != "" {
-		if l.Receipt, err = digest(j.Receipt); err != nil {
-			return nil, err
+	for _, d := range []struct {
+		hex string
+		to  *[32]byte
+	}{{j.Receipt, &l.Receipt}, {j.Input, &l.Input}, {j.Record, &l.Record}} {
+		if d.hex != "" {
+			if *d.to, err = digest(d.hex); err != nil {
+				return nil, err
+			}
 		}
 	}
 	switch l.Kind {
-	case KindDocument, KindName, KindOriginal, KindReceipt, KindClaims:
+	case KindDocument, KindName, KindOriginal, KindReceipt, KindClaims, KindFile, KindDerivation:
 	default:
 		return nil, fmt.Errorf("%w: kind %.40q", ErrLeaf, l.Kind)
 	}
