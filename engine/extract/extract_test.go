@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -180,6 +181,12 @@ func TestLibraryVersions(t *testing.T) {
 	require.Equal(t, xnetVersion, buildDeps()[xnetModule])
 }
 
+func TestNestingWithinLimit(t *testing.T) {
+	parts, err := Extract(context.Background(), KindEmail, nested(8), Options{})
+	require.NoError(t, err)
+	require.Equal(t, "From: a@x\nTo: b@x\nSubject: deep\n\ndeep text\n", string(parts[0].Text))
+}
+
 func TestMailParts(t *testing.T) {
 	parts, err := Extract(context.Background(), KindEmail, readFile(t, "attachments.eml"), Options{})
 	require.NoError(t, err)
@@ -256,12 +263,11 @@ func nested(depth int) []byte {
 	var b strings.Builder
 	b.WriteString("From: a@x\nTo: b@x\nSubject: deep\nMIME-Version: 1.0\n")
 	for i := 0; i < depth; i++ {
-		b.WriteString("Content-Type: multipart/mixed; boundary=\"b" + string(rune('a'+i%26)) + strings.Repeat("x", i) + "\"\n\n")
-		b.WriteString("--b" + string(rune('a'+i%26)) + strings.Repeat("x", i) + "\n")
+		fmt.Fprintf(&b, "Content-Type: multipart/mixed; boundary=\"b%d\"\n\n--b%d\n", i, i)
 	}
 	b.WriteString("Content-Type: text/plain\n\ndeep text\n")
 	for i := depth - 1; i >= 0; i-- {
-		b.WriteString("--b" + string(rune('a'+i%26)) + strings.Repeat("x", i) + "--\n")
+		fmt.Fprintf(&b, "--b%d--\n", i)
 	}
 	return []byte(b.String())
 }
@@ -309,7 +315,8 @@ func TestHostile(t *testing.T) {
 		{"html text over MaxText", KindHTML, []byte("<p>" + strings.Repeat("word ", 100) + "</p>"), Options{MaxText: 50}, ErrLimit, "MaxText", nil},
 		{"50 MB base64 part", KindEmail, bigBase64(50 << 20), Options{MaxExpanded: 1 << 20}, ErrLimit, "MaxExpanded", nil},
 		{"too many parts", KindEmail, manyParts(20), Options{MaxParts: 10}, ErrLimit, "more than 10 parts (MaxParts)", nil},
-		{"deep nesting", KindEmail, nested(12), Options{}, ErrLimit, "nested more than 8 deep", nil},
+		{"deep nesting", KindEmail, nested(9), Options{}, ErrLimit, "nested more than 8 deep", nil},
+		{"5000-deep nesting, refused before parsing", KindEmail, nested(5000), Options{}, ErrLimit, "nested more than 8 deep", nil},
 		{"depth of originals", KindEmail, readFile(t, "plain.eml"), Options{Depth: 9}, ErrLimit, "MaxDepth", nil},
 		{"unknown mail charset", KindEmail, readFile(t, "unknown-charset.eml"), Options{}, ErrCharset, `unknown charset "x-no-such-charset"`, nil},
 		{"malformed mime", KindEmail, readFile(t, "malformed.eml"), Options{}, ErrMalformed, "malformed MIME", nil},

@@ -39,6 +39,9 @@ func extractMail(data []byte, opts Options) (parts []Part, err error) {
 			parts, err = nil, fail("", ErrToolFailed, "the MIME parser crashed: %v", r)
 		}
 	}()
+	if err := scanMIME(data, opts); err != nil {
+		return nil, err
+	}
 	root, err := mailParser.ReadParts(bytes.NewReader(data))
 	if err != nil {
 		return nil, fail("", ErrMalformed, "malformed MIME: %v", err)
