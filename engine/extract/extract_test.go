@@ -420,3 +420,25 @@ func TestErrorMessages(t *testing.T) {
 	require.Equal(t, "the PDF is encrypted", (&Error{Err: ErrEncrypted}).Error())
 	require.Equal(t, "pdftotext said: x", (&Error{Err: errors.New("pdftotext said: x\nmore\n")}).Error())
 }
+
+// TestMailBodyCharsets: the charset rules of the body, one case each.
+func TestMailBodyCharsets(t *testing.T) {
+	head := "From: a@x\nTo: b@x\nMIME-Version: 1.0\n"
+	cases := []struct {
+		name, msg, want string
+	}{
+		{"no content-type, UTF-8", head + "\ncaf\xc3\xa9\n", "caf\u00e9"},
+		{"us-ascii declared, 8-bit read as windows-1252", head + "Content-Type: text/plain; charset=us-ascii\n\ncaf\xe9 \x80\n", "caf\u00e9 \u20ac"},
+		{"windows-1256", head + "Content-Type: text/plain; charset=windows-1256\n\n\xe3\xd1\xcd\xc8\xc7\n", "مرحبا"},
+		{"base64 UTF-8", head + "Content-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: base64\n\n2YXYsdit2KjYpw==\n", "مرحبا"},
+		{"html body charset from meta", head + "Content-Type: text/html\n\n<html><head><meta charset=\"windows-1256\"></head><body><p>\xe3\xd1\xcd\xc8\xc7</p></body></html>\n", "مرحبا"},
+		{"CRLF and CR", head + "\r\nline one\r\nline two\rline three\r\n\r\n\r\n", "line one\nline two\nline three"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			parts, err := Extract(context.Background(), KindEmail, []byte(c.msg), Options{})
+			require.NoError(t, err)
+			require.Equal(t, "From: a@x\nTo: b@x\n\n"+c.want+"\n", string(parts[0].Text))
+		})
+	}
+}

@@ -131,7 +131,7 @@ func extractMail(data []byte, opts Options) (parts []Part, err error) {
 	}
 	if len(plain) == 0 {
 		for _, p := range htmlBody {
-			raw, err := partText(p, b)
+			raw, err := htmlPartText(p, b)
 			if err != nil {
 				return nil, err
 			}
@@ -248,6 +248,23 @@ func partText(p *enmime.Part, b *budget) ([]byte, error) {
 		return nil, fail("", ErrMalformed, "the body holds a NUL byte at byte %d", i)
 	}
 	return t, nil
+}
+
+// htmlPartText decodes an HTML body part to UTF-8: from the charset its
+// Content-Type declares, else as an HTML page is (BOM, <meta>, UTF-8).
+func htmlPartText(p *enmime.Part, b *budget) ([]byte, error) {
+	if strings.TrimSpace(p.Charset) != "" {
+		return partText(p, b)
+	}
+	raw, err := transferDecode(p, "")
+	if err != nil {
+		return nil, err
+	}
+	if err := b.addBytes("", int64(len(raw))); err != nil {
+		return nil, err
+	}
+	t, _, err := decodeHTML(raw)
+	return t, err
 }
 
 // toUTF8 decodes data from the charset label. No label or US-ASCII: the
