@@ -83,7 +83,8 @@
 // message/rfc822 parts, text attachments) is an inner original: Original
 // is its bytes after the transfer decoding only (no charset conversion),
 // Path its file name sanitised (valid UTF-8; "/" and "\" become "_";
-// control characters dropped; at most 200 bytes; "." and ".." count as no
+// control characters and the bidi controls U+202A-U+202E and
+// U+2066-U+2069 dropped, so that a name cannot pass for another; at most 200 bytes; "." and ".." count as no
 // name), "attachment-N" (N its 1-based rank among the inner originals) when
 // it has none, and " (2)", " (3)" ... added to repeated names. A nested
 // mail is not opened here: the caller extracts it in turn with Depth+1.

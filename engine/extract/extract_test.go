@@ -211,15 +211,17 @@ func TestMailParts(t *testing.T) {
 func TestSanitizeName(t *testing.T) {
 	long := strings.Repeat("ع", 150) // 300 bytes
 	cases := map[string]string{
-		"invoice.pdf":       "invoice.pdf",
-		"../../etc/passwd":  ".._.._etc_passwd",
-		"a\\b":              "a_b",
-		"tab\there\x00nul":  "tabherenul",
-		"..":                "",
-		" . ":               "",
-		"bad\xffutf8":       "bad_utf8",
-		long:                strings.Repeat("ع", 100),
-		"\u0085next\u009bc": "nextc",
+		"invoice.pdf":            "invoice.pdf",
+		"../../etc/passwd":       ".._.._etc_passwd",
+		"a\\b":                   "a_b",
+		"tab\there\x00nul":       "tabherenul",
+		"..":                     "",
+		" . ":                    "",
+		"bad\xffutf8":            "bad_utf8",
+		long:                     strings.Repeat("ع", 100),
+		"\u0085next\u009bc":      "nextc",
+		"invoice\u202egpj.exe":   "invoicegpj.exe",
+		"\u2067فاتورة\u2069.pdf": "فاتورة.pdf",
 	}
 	for in, want := range cases {
 		require.Equal(t, want, sanitizeName(in), "%q", in)

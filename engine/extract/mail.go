@@ -343,7 +343,8 @@ func normalizeText(t []byte) []byte {
 }
 
 // sanitizeName makes a file name a one-level label: valid UTF-8, no "/",
-// "\", NUL or control characters, not "." or "..", at most 200 bytes.
+// "\", NUL, control characters or bidi embedding/override/isolate
+// characters, not "." or "..", at most 200 bytes.
 func sanitizeName(name string) string {
 	name = strings.ToValidUTF8(name, "_")
 	var b strings.Builder
@@ -352,6 +353,9 @@ func sanitizeName(name string) string {
 		case r == '/' || r == '\\':
 			b.WriteByte('_')
 		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
+		case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+			// Bidi embeddings, overrides and isolates: "invoice\u202egpj.exe"
+			// would show as "invoiceexe.jpg".
 		default:
 			b.WriteRune(r)
 		}
