@@ -1,0 +1,92 @@
+package extract
+
+import (
+	"context"
+	"runtime/debug"
+	"sync"
+)
+
+// Tool is the extractor that derived a text: its name, its exact version
+// and options, in canonical order.
+type Tool struct {
+	Name    string   `json:"name"`    // "chronicle-html", "chronicle-mail", "pdftotext", "tesseract"
+	Version string   `json:"version"` // see doc.go
+	Options []string `json:"options"` // the exact options used, never nil
+}
+
+// Part is one piece an original yields: a text derived from it, or an
+// original inside it (an attachment, an mbox message) that the caller
+// stores as its own original and extracts in turn.
+type Part struct {
+	Path        string // "" for the original's own text; else the part's one-level label
+	Text        []byte // UTF-8 text (for a text part)
+	Tool        Tool   // the tool that derived Text
+	Original    []byte // for an inner original: its bytes, as decoded from the transfer encoding
+	ContentType string // for an inner original: its declared content type, if any
+}
+
+// Extract derives the parts of one original of kind k. It never runs
+// anything through a shell. It returns an *Error for bad input (and the
+// context's error when ctx ends).
+func Extract(ctx context.Context, k Kind, data []byte, opts Options) ([]Part, error) {
+	opts = opts.withDefaults()
+	if opts.Depth > opts.MaxDepth {
+		return nil, fail("", ErrLimit, "originals nested more than %d deep (MaxDepth)", opts.MaxDepth)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	switch k {
+	case KindHTML:
+		return extractHTML(data, opts)
+	case KindEmail:
+		return extractMail(data, opts)
+	case KindMbox:
+		return extractMbox(data, opts)
+	case KindPDF:
+		return extractPDF(ctx, data, opts)
+	case KindText:
+		return nil, fail("", ErrMalformed, "plain text is not an original: ingest it as it is")
+	case KindBinary:
+		return nil, fail("", ErrMalformed, "binary data: not HTML, an email, an mbox, a PDF or UTF-8 text")
+	}
+	return nil, fail("", ErrMalformed, "unknown kind %q", oneLine(string(k)))
+}
+
+// Library versions as in go.mod, for binaries built without module
+// information. Keep them equal to go.mod (TestLibraryVersions checks).
+const (
+	enmimeModule  = "github.com/jhillyerd/enmime/v2"
+	enmimeVersion = "v2.3.0"
+	xnetModule    = "golang.org/x/net"
+	xnetVersion   = "v0.62.0"
+)
+
+var buildDeps = sync.OnceValue(func() map[string]string {
+	deps := map[string]string{enmimeModule: enmimeVersion, xnetModule: xnetVersion}
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, d := range info.Deps {
+			if _, want := deps[d.Path]; !want {
+				continue
+			}
+			if d.Replace != nil {
+				d = d.Replace
+			}
+			if d.Version != "" && d.Version != "(devel)" {
+				deps[d.Path] = d.Version
+			}
+		}
+	}
+	return deps
+})
+
+// htmlToolVersion is e.g. "1 (golang.org/x/net v0.62.0)".
+func htmlToolVersion() string {
+	return htmlVersion + " (" + xnetModule + " " + buildDeps()[xnetModule] + ")"
+}
+
+// mailToolVersion is e.g. "1 (enmime v2.3.0, golang.org/x/net v0.62.0)".
+func mailToolVersion() string {
+	d := buildDeps()
+	return mailVersion + " (enmime " + d[enmimeModule] + ", " + xnetModule + " " + d[xnetModule] + ")"
+}

@@ -1,0 +1,102 @@
+package extract
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// fuzzOptions keep one fuzz input cheap.
+var fuzzOptions = Options{MaxText: 1 << 20, MaxParts: 50, MaxExpanded: 4 << 20}
+
+// checkResult: an *Error with a sentinel and one line, or valid UTF-8
+// text and clean part paths; never both, never neither.
+func checkResult(t *testing.T, parts []Part, err error) {
+	t.Helper()
+	if err != nil {
+		var e *Error
+		if !errors.As(err, &e) {
+			t.Fatalf("error %T is not an *Error: %v", err, err)
+		}
+		found := false
+		for _, s := range []error{ErrToolMissing, ErrEncrypted, ErrNoTextLayer, ErrMalformed, ErrCharset, ErrLimit, ErrToolFailed} {
+			found = found || errors.Is(err, s)
+		}
+		if !found {
+			t.Fatalf("error wraps no sentinel: %v", err)
+		}
+		if strings.ContainsAny(err.Error(), "\r\n") {
+			t.Fatalf("error message on several lines: %q", err.Error())
+		}
+		if parts != nil {
+			t.Fatal("parts with an error")
+		}
+		return
+	}
+	if len(parts) == 0 {
+		t.Fatal("no part and no error")
+	}
+	for _, p := range parts {
+		if !utf8.Valid(p.Text) {
+			t.Fatalf("invalid UTF-8 text in part %q", p.Path)
+		}
+		if len(p.Text) > 0 && p.Text[len(p.Text)-1] != '\n' {
+			t.Fatalf("text of part %q does not end with LF", p.Path)
+		}
+		if p.Path != "" {
+			if strings.ContainsAny(p.Path, "/\x00") || len(p.Path) > 220 || p.Path == "." || p.Path == ".." || !utf8.ValidString(p.Path) {
+				t.Fatalf("bad part path %q", p.Path)
+			}
+			for _, r := range p.Path {
+				if r < 0x20 || r == 0x7f {
+					t.Fatalf("control character in part path %q", p.Path)
+				}
+			}
+		}
+	}
+}
+
+func FuzzDetect(f *testing.F) {
+	f.Add("a.html", []byte("<p>x</p>"))
+	f.Add("m.eml", []byte("From: a@x\nTo: b@x\n\nbody\n"))
+	f.Add("box", []byte("From a\nSubject: s\n\nx\n"))
+	f.Fuzz(func(t *testing.T, name string, data []byte) {
+		k := Detect(name, data)
+		switch k {
+		case KindText, KindHTML, KindEmail, KindMbox, KindPDF, KindBinary:
+		default:
+			t.Fatalf("unknown kind %q", k)
+		}
+		if k == KindText && (!utf8.Valid(data) || strings.ContainsRune(string(data), 0)) {
+			t.Fatal("text that is not valid UTF-8 without NUL")
+		}
+		if Detect(name, data) != k {
+			t.Fatal("Detect is not deterministic")
+		}
+	})
+}
+
+func FuzzHTML(f *testing.F) {
+	f.Add([]byte("<html><head><title>t</title></head><body><p>a&amp;b</p><pre>\n x\n</pre></body></html>"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		parts, err := Extract(context.Background(), KindHTML, data, fuzzOptions)
+		checkResult(t, parts, err)
+	})
+}
+
+func FuzzMail(f *testing.F) {
+	f.Add([]byte("From: a@x\nTo: b@x\nSubject: =?utf-8?q?caf=C3=A9?=\n\nbody\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		parts, err := Extract(context.Background(), KindEmail, data, fuzzOptions)
+		checkResult(t, parts, err)
+		if err == nil {
+			// The same bytes again: the same parts.
+			again, err := Extract(context.Background(), KindEmail, data, fuzzOptions)
+			if err != nil || len(again) != len(parts) || string(again[0].Text) != string(parts[0].Text) {
+				t.Fatal("not deterministic")
+			}
+		}
+	})
+}
