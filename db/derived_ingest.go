@@ -39,7 +39,8 @@ type DerivedText struct {
 type DerivedResult struct {
 	Originals []Digest
 	Texts     []*IngestResult
-	Tools     []Tool // the tool of each text
+	Tools     []Tool   // the tool of each text
+	Names     []string // the name each text was ingested under first
 }
 
 // IngestDerived keeps originals byte for byte and ingests texts as
@@ -71,7 +72,7 @@ func (a *Archive) IngestDerived(importedAt uint64, originals []OriginalInput, te
 		}
 		defer a.Release()
 	}
-	res := &DerivedResult{Originals: make([]Digest, len(originals)), Texts: make([]*IngestResult, len(texts)), Tools: make([]Tool, len(texts))}
+	res := &DerivedResult{Originals: make([]Digest, len(originals)), Texts: make([]*IngestResult, len(texts)), Tools: make([]Tool, len(texts)), Names: make([]string, len(texts))}
 	var after []func()
 	err := a.update(func(tx *bolt.Tx) error {
 		after = after[:0]
@@ -101,6 +102,7 @@ func (a *Archive) IngestDerived(importedAt uint64, originals []OriginalInput, te
 			after = append(after, committed)
 			res.Texts[i] = r
 			res.Tools[i] = t.Tool
+			res.Names[i] = names[0]
 			if err := putDerivation(tx, &Derivation{Output: r.Doc.SHA256, OutputKind: "document", Input: res.Originals[t.Original], Part: t.Part, Tool: t.Tool}); err != nil {
 				return err
 			}

@@ -186,6 +186,17 @@ func (g *pathGroup) addDerived(f preparedFile) error {
 	if errors.Is(err, ErrWriteRefused) {
 		return err
 	}
+	if err != nil && len(set.Texts) > 0 {
+		// A text the grammar rejects: the originals, read whole, are
+		// kept all the same, and the file is rejected with its error.
+		kept, kerr := g.a.IngestDerived(g.opts.ImportedAt, set.Originals, nil)
+		if errors.Is(kerr, ErrWriteRefused) {
+			return kerr
+		}
+		if kerr == nil {
+			return g.report(PathOutcome{Path: f.path, Kind: OutcomeRejected, Err: err, Derived: kept})
+		}
+	}
 	switch {
 	case err != nil:
 		return g.report(PathOutcome{Path: f.path, Kind: OutcomeRejected, Err: err})

@@ -6,6 +6,7 @@ import (
 
 	"github.com/casper-chronicle/chronicle/commands"
 	"github.com/casper-chronicle/chronicle/db"
+	"github.com/casper-chronicle/chronicle/engine/extract"
 )
 
 // groupFiles is --commit-every's default: files per group.
@@ -65,9 +66,12 @@ func runIngest(x *invocation) error {
 		chosen = append(chosen, name)
 	}
 	v := &ingestView{x: x, progress: newProgress(x.env, files), single: single}
+	// Mail, mbox, web pages and PDFs are kept as originals and their
+	// texts derived (engine/extract); text files are ingested as they are.
+	dv := &deriver{ctx: x.context(), opts: extract.Options{OCR: x.p.has("ocr")}}
 	err = a.IngestPaths(x.context(), entries, db.IngestOptions{
 		ImportedAt: importedAt, Chosen: chosen, GroupFiles: maxFiles,
-		Outcome: v.show, Progress: v.step,
+		Outcome: v.show, Progress: v.step, Derive: dv.derive,
 	})
 	v.progress.clear()
 	var stopped *db.IngestInterrupted

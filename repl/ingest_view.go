@@ -48,24 +48,23 @@ func (v *ingestView) show(o db.PathOutcome) error {
 		return nil
 	}
 	res := o.Result
-	if o.Kind == db.OutcomeReused {
-		x.outcome(string(o.Kind), o.Path, res, fmt.Sprintf("first imported %s", rfc3339(res.Doc.Imported())))
-	} else {
-		x.outcome(string(o.Kind), o.Path, res, plural(res.Doc.EventCount, "event")+derivedBy(o.Derived, 0))
-	}
-	// The other texts derived from the same original file (attachments,
-	// messages), one line each, named FILE/PART.
-	if d := o.Derived; d != nil {
-		for i, r := range d.Texts[1:] {
-			kind, name := db.OutcomeNew, r.Doc.Label()
-			if len(r.Added) > 0 {
-				name = r.Added[0]
-			}
+	switch {
+	case o.Derived != nil:
+		// Each text derived from the original file (its own, its
+		// attachments', its messages'), one line each under its name:
+		// FILE, FILE/PART.
+		d := o.Derived
+		for i, r := range d.Texts {
+			kind := db.OutcomeNew
 			if r.Reused {
 				kind = db.OutcomeReused
 			}
-			x.outcome(string(kind), name, r, plural(r.Doc.EventCount, "event")+derivedBy(d, i+1))
+			x.outcome(string(kind), d.Names[i], r, plural(r.Doc.EventCount, "event")+derivedBy(d, i))
 		}
+	case o.Kind == db.OutcomeReused:
+		x.outcome(string(o.Kind), o.Path, res, fmt.Sprintf("first imported %s", rfc3339(res.Doc.Imported())))
+	default:
+		x.outcome(string(o.Kind), o.Path, res, plural(res.Doc.EventCount, "event"))
 	}
 	if !(x.p.has("json") || x.env.JSON) { // JSON: the outcome's "moved"
 		for _, name := range slices.Sorted(maps.Keys(res.Moved)) {

@@ -20,7 +20,7 @@ type Tool struct {
 type Part struct {
 	Path        string // "" for the original's own text; else the part's one-level label
 	Text        []byte // UTF-8 text (for a text part)
-	Tool        Tool   // the tool that derived Text
+	Tool        Tool   // the tool that derived Text, or that took the inner Original out of its original
 	Original    []byte // for an inner original: its bytes, as decoded from the transfer encoding
 	ContentType string // for an inner original: its declared content type, if any
 }
@@ -86,6 +86,10 @@ func htmlToolVersion() string {
 }
 
 // mailToolVersion is e.g. "1 (enmime v2.3.0, golang.org/x/net v0.62.0)".
+// mboxToolVersion is the version of the mbox splitter (mbox.go): bump it
+// whenever the messages it cuts would differ by a byte.
+const mboxToolVersion = "1"
+
 func mailToolVersion() string {
 	d := buildDeps()
 	return mailVersion + " (enmime " + d[enmimeModule] + ", " + xnetModule + " " + d[xnetModule] + ")"

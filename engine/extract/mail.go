@@ -180,7 +180,8 @@ func extractMail(data []byte, opts Options) (parts []Part, err error) {
 		if ct == "" {
 			ct = "text/plain"
 		}
-		parts = append(parts, Part{Path: name, Original: orig, ContentType: ct})
+		parts = append(parts, Part{Path: name, Original: orig, ContentType: ct,
+			Tool: Tool{Name: "chronicle-mail", Version: mailToolVersion(), Options: []string{}}})
 	}
 	return parts, nil
 }

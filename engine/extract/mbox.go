@@ -34,7 +34,8 @@ func extractMbox(data []byte, opts Options) ([]Part, error) {
 		if err := b.addBytes(path, int64(len(msg))); err != nil {
 			return nil, err
 		}
-		parts = append(parts, Part{Path: path, Original: bytes.Clone(msg), ContentType: "message/rfc822"})
+		parts = append(parts, Part{Path: path, Original: bytes.Clone(msg), ContentType: "message/rfc822",
+			Tool: Tool{Name: "chronicle-mbox", Version: mboxToolVersion, Options: []string{}}})
 		rest = body[next:]
 	}
 	if len(parts) == 0 {

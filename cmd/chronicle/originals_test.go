@@ -1,0 +1,137 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// Mail, mbox, web pages and PDFs from the command line (issue 30): the
+// real binary ingests the extract package's real files, keeps each
+// original, names each derived text FILE or FILE/PART, lists them in
+// `originals`, writes an original back with `export --original`, and
+// rejects a bad original in one line while keeping it.
+
+// needPDFTools skips without poppler's pdftotext, except in CI, where it
+// must be installed (.ci/run does) and its absence fails.
+func needPDFTools(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("pdftotext"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("pdftotext is not installed (apt install poppler-utils): %v", err)
+		}
+		t.Skip("pdftotext is not installed; apt install poppler-utils")
+	}
+}
+
+func copyExtractFile(t *testing.T, w *ws, name string) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "engine", "extract", "testdata", name))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(w.dir, name), data, 0o644))
+}
+
+// TestIngestOriginals: a mail with a PDF, a nested mail and an image
+// attached, an mbox, a web page and an encrypted PDF, ingested in one
+// batch beside a text file.
+func TestIngestOriginals(t *testing.T) {
+	t.Parallel()
+	needPDFTools(t)
+	w := newWS(t)
+	for _, f := range []string{"attachments.eml", "three.mbox", "english.html", "encrypted.pdf"} {
+		copyExtractFile(t, w, f)
+	}
+	w.write("note.txt", "A plain note.\n")
+
+	r := w.run("ingest", ".")
+	require.Equal(t, 1, r.code, "%s", r)
+	out := lines(r.stdout)
+	var names []string
+	for _, l := range out {
+		f := strings.Fields(l)
+		names = append(names, f[0]+" "+f[1])
+	}
+	require.Equal(t, []string{
+		"new attachments.eml", "new attachments.eml/invoice.pdf", "new attachments.eml/bank_notice.eml",
+		"rejected encrypted.pdf:", "new english.html", "new note.txt",
+		"new three.mbox/message-0001", "new three.mbox/message-0002", "new three.mbox/message-0003",
+	}, names, r.stdout)
+	require.Contains(t, r.stdout, "derived by pdftotext ")
+	require.Contains(t, r.stdout, "rejected  encrypted.pdf: the PDF is encrypted\n")
+	require.Contains(t, r.stderr, "chronicle ingest: encrypted.pdf: the original file is kept (")
+	require.Contains(t, r.stderr, "1 of 5 files rejected")
+
+	// The derived texts are documents like any other.
+	text := w.ok("show", "attachments.eml/invoice.pdf")
+	require.Contains(t, text, "Alice paid Bob 1,200 EUR")
+	found := w.ok("find", "--json", "invoice")
+	require.Contains(t, found, "attachments.eml")
+
+	// originals: every original, inner ones after the one they came in.
+	var list []originalLine
+	for _, l := range lines(w.ok("originals", "--json")) {
+		var o originalLine
+		require.NoError(t, json.Unmarshal([]byte(l), &o), l)
+		list = append(list, o)
+	}
+	var kinds []string
+	for _, o := range list {
+		kinds = append(kinds, o.Kind+" "+o.Names[0])
+	}
+	require.ElementsMatch(t, []string{
+		"email attachments.eml", "binary attachments.eml/attachment-3", "email attachments.eml/bank_notice.eml",
+		"pdf attachments.eml/invoice.pdf", "pdf encrypted.pdf", "html english.html", "mbox three.mbox",
+		"email three.mbox/message-0001", "email three.mbox/message-0002", "email three.mbox/message-0003",
+	}, kinds)
+	for _, o := range list {
+		for _, d := range o.Derived {
+			require.NotEmpty(t, d.Tool.Name, "%s: %s has a tool", o.Names[0], d.Part)
+			require.NotEmpty(t, d.Tool.Version, "%s: %s has a version", o.Names[0], d.Part)
+		}
+		if strings.Contains(o.Names[0], "/") {
+			require.NotEmpty(t, o.DerivedFrom, o.Names[0])
+		}
+	}
+
+	// export --original writes the attachment back, byte for byte.
+	out2 := w.ok("export", "--original", "attachments.eml/invoice.pdf", "back")
+	require.Contains(t, out2, "original=back/invoice.pdf\n")
+	exported, err := os.ReadFile(filepath.Join(w.dir, "back", "invoice.pdf"))
+	require.NoError(t, err)
+	require.True(t, strings.HasPrefix(string(exported), "%PDF-"))
+	w.ok("export", "--original", "attachments.eml/invoice.pdf", "back") // the same bytes: fine
+	require.NoError(t, os.WriteFile(filepath.Join(w.dir, "back", "invoice.pdf"), []byte("other"), 0o644))
+	r = w.run("export", "--original", "attachments.eml/invoice.pdf", "back")
+	require.Equal(t, 1, r.code, "%s", r)
+	require.Contains(t, r.stderr, "already exists with other content; nothing was overwritten")
+	r = w.run("export", "--original", "note.txt", "back")
+	require.Equal(t, 1, r.code, "%s", r)
+	require.Contains(t, r.stderr, "was ingested as text, not derived from a mail, web page or PDF")
+
+	// Re-ingesting reuses every text; check holds originals, derivations
+	// and their log leaves.
+	r = w.run("ingest", "attachments.eml")
+	require.Equal(t, 0, r.code, "%s", r)
+	for _, l := range lines(r.stdout) {
+		require.True(t, strings.HasPrefix(l, "reused "), l)
+	}
+	w.ok("check")
+}
+
+// originalLine is one line of `originals --json`.
+type originalLine struct {
+	OriginalSHA256 string   `json:"original_sha256"`
+	Kind           string   `json:"kind"`
+	Names          []string `json:"names"`
+	DerivedFrom    string   `json:"derived_from"`
+	Derived        []struct {
+		OutputKind string `json:"output_kind"`
+		Part       string `json:"part"`
+		Tool       struct{ Name, Version string }
+	} `json:"derived"`
+}
