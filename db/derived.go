@@ -48,7 +48,7 @@ var ErrNoOriginal = errors.New("no such original file")
 type OriginalFile struct {
 	SHA256      Digest   `json:"-"`
 	Size        int64    `json:"size"`
-	Kind        string   `json:"kind"`                   // html, email, mbox, pdf
+	Kind        string   `json:"kind"`                   // html, email, mbox, pdf, binary (kept unread)
 	ContentType string   `json:"content_type,omitempty"` // as an enclosing mail declared it
 	Names       []string `json:"names"`
 	ImportedAt  uint64   `json:"imported_at"`

@@ -49,22 +49,9 @@ type DerivedResult struct {
 // A text that is not a valid source (the grammar rejects it) returns its
 // error and writes nothing.
 func (a *Archive) IngestDerived(importedAt uint64, originals []OriginalInput, texts []DerivedText) (*DerivedResult, error) {
-	for i, o := range originals {
-		if o.Parent >= i || o.Parent < -1 {
-			return nil, fmt.Errorf("ingest: original %d names original %d as its parent", i, o.Parent)
-		}
-	}
-	lps := make([]*lazyPrepared, len(texts))
-	for i, t := range texts {
-		if t.Original < 0 || t.Original >= len(originals) {
-			return nil, fmt.Errorf("ingest: text %d names original %d of %d", i, t.Original, len(originals))
-		}
-		// Extraction is the expensive part and may fail: before the
-		// write transaction.
-		lps[i] = a.lazy(t.Text, importedAt, nil)
-		if _, err := lps[i].get(); err != nil {
-			return nil, fmt.Errorf("%s: %w", textLabel(originals, t), err)
-		}
+	set := &DerivedSet{Originals: originals, Texts: texts}
+	if err := a.prepareDerived(set, importedAt, nil); err != nil {
+		return nil, err
 	}
 	if a.bolt == nil { // released between files
 		if err := a.reacquire(false); err != nil {
@@ -72,42 +59,14 @@ func (a *Archive) IngestDerived(importedAt uint64, originals []OriginalInput, te
 		}
 		defer a.Release()
 	}
-	res := &DerivedResult{Originals: make([]Digest, len(originals)), Texts: make([]*IngestResult, len(texts)), Tools: make([]Tool, len(texts)), Names: make([]string, len(texts))}
-	var after []func()
+	var (
+		res   *DerivedResult
+		after []func()
+	)
 	err := a.update(func(tx *bolt.Tx) error {
-		after = after[:0]
-		for i, o := range originals {
-			d, err := putOriginal(tx, o.Data, o.Kind, o.ContentType, o.Names, importedAt)
-			if err != nil {
-				return err
-			}
-			res.Originals[i] = d
-			if o.Parent >= 0 {
-				if err := putDerivation(tx, &Derivation{Output: d, OutputKind: "original", Input: res.Originals[o.Parent], Part: o.Part, Tool: o.Tool}); err != nil {
-					return err
-				}
-			}
-		}
-		for i, t := range texts {
-			var file *fileNames
-			names := t.Names
-			if t.File != "" {
-				file = &fileNames{path: t.File, abs: AbsPath(t.File)}
-				names = append([]string{t.File}, names...)
-			}
-			r, committed, err := a.ingestIn(tx, lps[i], names, file)
-			if err != nil {
-				return fmt.Errorf("%s: %w", textLabel(originals, t), err)
-			}
-			after = append(after, committed)
-			res.Texts[i] = r
-			res.Tools[i] = t.Tool
-			res.Names[i] = names[0]
-			if err := putDerivation(tx, &Derivation{Output: r.Doc.SHA256, OutputKind: "document", Input: res.Originals[t.Original], Part: t.Part, Tool: t.Tool}); err != nil {
-				return err
-			}
-		}
-		return nil
+		var err error
+		res, after, err = a.ingestDerivedIn(tx, set)
+		return err
 	})
 	if err != nil {
 		return nil, err
@@ -116,6 +75,73 @@ func (a *Archive) IngestDerived(importedAt uint64, originals []OriginalInput, te
 		f()
 	}
 	return res, nil
+}
+
+// prepareDerived checks set and prepares its texts (extraction, indexes,
+// compression: the expensive part, which may fail), outside any write
+// transaction; a batch does it on its preparing goroutines. known is as
+// PrepareUnlessKnown's.
+func (a *Archive) prepareDerived(set *DerivedSet, importedAt uint64, known map[Digest]bool) error {
+	for i, o := range set.Originals {
+		if o.Parent >= i || o.Parent < -1 {
+			return fmt.Errorf("ingest: original %d names original %d as its parent", i, o.Parent)
+		}
+	}
+	set.prepared, set.importedAt = make([]*Prepared, len(set.Texts)), importedAt
+	for i, t := range set.Texts {
+		if t.Original < 0 || t.Original >= len(set.Originals) {
+			return fmt.Errorf("ingest: text %d names original %d of %d", i, t.Original, len(set.Originals))
+		}
+		pp := a.PrepareUnlessKnown(t.Text, importedAt, known)
+		if pp.err != nil {
+			return fmt.Errorf("%s: %w", textLabel(set.Originals, t), pp.err)
+		}
+		set.prepared[i] = pp
+	}
+	return nil
+}
+
+// ingestDerivedIn is the part of IngestDerived that runs in the write
+// transaction (set prepared by prepareDerived); after must be called once
+// tx has committed.
+func (a *Archive) ingestDerivedIn(tx *bolt.Tx, set *DerivedSet) (res *DerivedResult, after []func(), err error) {
+	originals, texts, importedAt := set.Originals, set.Texts, set.importedAt
+	res = &DerivedResult{Originals: make([]Digest, len(originals)), Texts: make([]*IngestResult, len(texts)),
+		Tools: make([]Tool, len(texts)), Names: make([]string, len(texts))}
+	for i, o := range originals {
+		d, err := putOriginal(tx, o.Data, o.Kind, o.ContentType, o.Names, importedAt)
+		if err != nil {
+			return nil, nil, err
+		}
+		res.Originals[i] = d
+		if o.Parent >= 0 {
+			if err := putDerivation(tx, &Derivation{Output: d, OutputKind: "original", Input: res.Originals[o.Parent], Part: o.Part, Tool: o.Tool}); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	for i, t := range texts {
+		var file *fileNames
+		names := t.Names
+		if t.File != "" {
+			file = &fileNames{path: t.File, abs: AbsPath(t.File)}
+			names = append([]string{t.File}, names...)
+		}
+		pp := set.prepared[i]
+		r, committed, err := a.ingestIn(tx, a.lazy(pp.src, pp.importedAt, pp), names, file)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", textLabel(originals, t), err)
+		}
+		after = append(after, committed)
+		res.Texts[i], res.Tools[i], res.Names[i] = r, t.Tool, names[0]
+		if i == 0 {
+			r.Derived = res
+		}
+		if err := putDerivation(tx, &Derivation{Output: r.Doc.SHA256, OutputKind: "document", Input: res.Originals[t.Original], Part: t.Part, Tool: t.Tool}); err != nil {
+			return nil, nil, err
+		}
+	}
+	return res, after, nil
 }
 
 // textLabel names a derived text in an error: its original's first name

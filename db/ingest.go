@@ -17,6 +17,9 @@ type IngestResult struct {
 	Added   []string // names newly attached to the document
 	Moved   map[string]Digest
 	Receipt *Receipt // the INGEST receipt (kept in the archive)
+	// Derived: for the first text derived from an original file, what
+	// was kept and ingested from that file (IngestDerived).
+	Derived *DerivedResult
 }
 
 // Ingest adds src under the given names in one write transaction. Bytes

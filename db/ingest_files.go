@@ -80,8 +80,10 @@ type DeriveFunc func(path string, src []byte) (*DerivedSet, error)
 // DerivedSet is one original file and what was derived from it, for
 // IngestDerived.
 type DerivedSet struct {
-	Originals []OriginalInput
-	Texts     []DerivedText
+	Originals  []OriginalInput
+	Texts      []DerivedText
+	prepared   []*Prepared // each text's, by prepareDerived
+	importedAt uint64
 }
 
 // IngestInterrupted is IngestPaths's error when its context ended: the

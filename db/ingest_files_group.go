@@ -107,8 +107,8 @@ func (g *pathGroup) add(f preparedFile) error {
 		g.opts.Progress(IngestProgress{Seen: g.seen, Path: f.path, Landed: g.landed, LandedBytes: g.landedBytes, Elapsed: time.Since(g.started)})
 	}
 	g.weight += f.weight
-	if f.derived != nil {
-		return g.addDerived(f)
+	if f.derived != nil && f.err != nil {
+		return g.addDerived(f) // rejected, its originals kept
 	}
 	if f.err != nil {
 		return g.later(PathOutcome{Path: f.path, Kind: OutcomeRejected, Err: f.err})
@@ -117,7 +117,7 @@ func (g *pathGroup) add(f preparedFile) error {
 		g.opened = time.Now()
 	}
 	g.queued = append(g.queued, queuedEntry{file: len(g.files)})
-	g.files = append(g.files, FileToIngest{Prepared: f.pp, Path: f.path, Chosen: g.opts.Chosen})
+	g.files = append(g.files, FileToIngest{Prepared: f.pp, Path: f.path, Chosen: g.opts.Chosen, Derived: f.derived})
 	g.srcs = append(g.srcs, f.src)
 	g.bytes += int64(len(f.src))
 	if len(g.files) >= g.maxFiles || g.bytes >= groupBytes || g.weight >= preparerBudget/2 {
@@ -153,11 +153,14 @@ func (g *pathGroup) commit() error {
 			// changed), and so would every later one be.
 			return out.Err
 		}
-		o := PathOutcome{Path: f.Path, Kind: OutcomeRejected, Err: out.Err, Src: src}
+		o := PathOutcome{Path: f.Path, Kind: OutcomeRejected, Err: out.Err, Src: src, Derived: out.Derived}
+		if f.Derived != nil {
+			o.Src = nil // the text at fault is not the file's bytes
+		}
 		if out.Err == nil {
 			g.landed++
 			g.landedBytes += int64(len(src))
-			o = PathOutcome{Path: f.Path, Kind: OutcomeNew, Result: out.Result}
+			o = PathOutcome{Path: f.Path, Kind: OutcomeNew, Result: out.Result, Derived: out.Result.Derived}
 			if out.Result.Reused {
 				o.Kind = OutcomeReused
 			}
@@ -169,47 +172,22 @@ func (g *pathGroup) commit() error {
 	return nil
 }
 
-// addDerived lands an original file and what was derived from it in a
-// transaction of its own (IngestDerived), after the group before it, and
-// reports its outcome: its first text's, or its rejection (with the
-// originals kept anyway when the extraction failed after reading it whole).
+// addDerived keeps the originals of a rejected original file (its
+// extraction failed, or a text of it was rejected, after it was read
+// whole), in a transaction of its own after the group before it, and
+// reports the rejection.
 func (g *pathGroup) addDerived(f preparedFile) error {
 	// The commit also gives back f's share of the preparer's budget.
 	if err := g.commit(); err != nil {
 		return err
 	}
-	set := f.derived
-	if f.err != nil {
-		set.Texts = nil
-	}
-	res, err := g.a.IngestDerived(g.opts.ImportedAt, set.Originals, set.Texts)
+	kept, err := g.a.IngestDerived(g.opts.ImportedAt, f.derived.Originals, nil)
 	if errors.Is(err, ErrWriteRefused) {
 		return err
 	}
-	if err != nil && len(set.Texts) > 0 {
-		// A text the grammar rejects: the originals, read whole, are
-		// kept all the same, and the file is rejected with its error.
-		kept, kerr := g.a.IngestDerived(g.opts.ImportedAt, set.Originals, nil)
-		if errors.Is(kerr, ErrWriteRefused) {
-			return kerr
-		}
-		if kerr == nil {
-			return g.report(PathOutcome{Path: f.path, Kind: OutcomeRejected, Err: err, Derived: kept})
-		}
-	}
-	switch {
-	case err != nil:
-		return g.report(PathOutcome{Path: f.path, Kind: OutcomeRejected, Err: err})
-	case f.err != nil:
-		return g.report(PathOutcome{Path: f.path, Kind: OutcomeRejected, Err: f.err, Derived: res})
-	case len(res.Texts) == 0:
-		return g.report(PathOutcome{Path: f.path, Kind: OutcomeRejected, Err: errors.New("no text was derived from it"), Derived: res})
-	}
-	g.landed++
-	g.landedBytes += int64(len(f.src))
-	o := PathOutcome{Path: f.path, Kind: OutcomeNew, Result: res.Texts[0], Derived: res}
-	if res.Texts[0].Reused {
-		o.Kind = OutcomeReused
+	o := PathOutcome{Path: f.path, Kind: OutcomeRejected, Err: f.err}
+	if err == nil {
+		o.Derived = kept
 	}
 	return g.report(o)
 }

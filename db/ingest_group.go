@@ -14,6 +14,9 @@ type FileToIngest struct {
 	Prepared *Prepared
 	Path     string
 	Chosen   []string
+	// Derived: an original file and what was derived from it, prepared
+	// (instead of Prepared).
+	Derived *DerivedSet
 }
 
 // FileOutcome is what IngestFiles did with one file: its Result, or the
@@ -21,6 +24,9 @@ type FileToIngest struct {
 type FileOutcome struct {
 	Result *IngestResult
 	Err    error
+	// Derived: the originals kept from a rejected original file (read
+	// whole), or nil.
+	Derived *DerivedResult
 }
 
 // IngestFiles is IngestFile of each file, committed as one group: one
@@ -89,6 +95,19 @@ func (a *Archive) ingestGroups(files []FileToIngest, out []FileOutcome) {
 
 // ingestAlone is IngestFile of f, in a transaction of its own.
 func (a *Archive) ingestAlone(f FileToIngest) FileOutcome {
+	if set := f.Derived; set != nil {
+		res, err := a.IngestDerived(set.importedAt, set.Originals, set.Texts)
+		if err == nil {
+			return FileOutcome{Result: res.Texts[0]}
+		}
+		out := FileOutcome{Err: err}
+		if !errors.Is(err, ErrWriteRefused) {
+			// A text the grammar rejects: the originals, read whole, are
+			// kept all the same.
+			out.Derived, _ = a.IngestDerived(set.importedAt, set.Originals, nil)
+		}
+		return out
+	}
 	res, err := a.IngestFile(f.Prepared, f.Path, f.Chosen...)
 	return FileOutcome{Result: res, Err: err}
 }
@@ -129,6 +148,17 @@ func (a *Archive) commitGroup(files []FileToIngest) ([]*IngestResult, error) {
 	results := make([]*IngestResult, len(files))
 	err := a.update(func(tx *bolt.Tx) error {
 		for i, f := range files {
+			if f.Derived != nil {
+				res, after, err := a.ingestDerivedIn(tx, f.Derived)
+				if err != nil {
+					return &groupFileError{i: i, err: err}
+				}
+				for _, fn := range after {
+					fn()
+				}
+				results[i] = res.Texts[0]
+				continue
+			}
 			pp := f.Prepared
 			lp := a.lazy(pp.src, pp.importedAt, pp)
 			names := append([]string{f.Path}, f.Chosen...)

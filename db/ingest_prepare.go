@@ -1,6 +1,8 @@
 package db
 
 import (
+	"errors"
+	"fmt"
 	"sync"
 
 	"github.com/casper-chronicle/chronicle/db/fileio"
@@ -22,6 +24,11 @@ type preparer struct {
 	done   chan struct{}
 	budget *byteBudget
 }
+
+// MaxOriginalSize is the largest file ingest reads when it may be an
+// original file (a mail, a PDF: kept whole, its texts derived); a text
+// file stays limited to engine.MaxSourceSize.
+const MaxOriginalSize = 64 << 20
 
 // Memory of the files in flight (see preparer).
 const (
@@ -59,7 +66,11 @@ func (a *Archive) startPreparing(paths []string, importedAt uint64, known map[Di
 			defer wg.Done()
 			for i := w; i < len(paths); i += workers {
 				f := preparedFile{path: paths[i]}
-				if f.src, f.err = fileio.ReadLimited(paths[i], engine.MaxSourceSize); f.err == nil {
+				limit := int64(engine.MaxSourceSize)
+				if derive != nil { // an original may be larger than a text
+					limit = MaxOriginalSize
+				}
+				if f.src, f.err = fileio.ReadLimited(paths[i], limit); f.err == nil {
 					f.weight = 4*int64(len(f.src)) + fileWeight
 				}
 				if !pr.budget.acquire(i, f.weight) { // an unread file takes its turn too
@@ -67,6 +78,16 @@ func (a *Archive) startPreparing(paths []string, importedAt uint64, known map[Di
 				}
 				if f.err == nil && derive != nil {
 					f.derived, f.err = derive(f.path, f.src)
+					switch {
+					case f.err == nil && f.derived == nil && len(f.src) > engine.MaxSourceSize:
+						// A text: the limit of a source, as when it is read as one.
+						f.err = fmt.Errorf("%s: %w (more than %d bytes)", f.path, fileio.ErrTooLarge, engine.MaxSourceSize)
+					case f.err == nil && f.derived != nil && len(f.derived.Texts) == 0:
+						f.err = errors.New("no text was derived from it")
+					case f.err == nil && f.derived != nil:
+						// Its texts are prepared here, as a text file is.
+						f.err = a.prepareDerived(f.derived, importedAt, known)
+					}
 				}
 				if f.err == nil && f.derived == nil {
 					f.pp = a.PrepareUnlessKnown(f.src, importedAt, known)
