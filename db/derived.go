@@ -102,11 +102,27 @@ func unseal(key, v []byte) ([]byte, bool) {
 	return v[sha256.Size:], bytes.Equal(h.Sum(nil), v[:sha256.Size])
 }
 
-func derivationKey(out, in Digest, part string) []byte {
-	k := make([]byte, 0, 64+len(part))
+// derivationKey is output ‖ input ‖ the tool's digest (toolDigest) ‖
+// part: the same text derived by two versions of a tool is two
+// derivations, each of which its own DERIVE receipt names.
+func derivationKey(out, in Digest, tool Tool, part string) []byte {
+	k := make([]byte, 0, 72+len(part))
 	k = append(k, out[:]...)
 	k = append(k, in[:]...)
+	td := toolDigest(tool)
+	k = append(k, td[:]...)
 	return append(k, part...)
+}
+
+// toolDigest is the first 8 bytes of the SHA-256 of the tool's compact
+// JSON (name, version, options).
+func toolDigest(t Tool) [8]byte {
+	if t.Options == nil {
+		t.Options = []string{}
+	}
+	b, _ := json.Marshal(t)
+	h := sha256.Sum256(b)
+	return [8]byte(h[:8])
 }
 
 // putOriginal stores data as an original file (or adds names to the one
@@ -206,7 +222,7 @@ func putDerivation(tx *bolt.Tx, dv *Derivation) error {
 	if dv.Tool.Options == nil {
 		dv.Tool.Options = []string{}
 	}
-	k := derivationKey(dv.Output, dv.Input, dv.Part)
+	k := derivationKey(dv.Output, dv.Input, dv.Tool, dv.Part)
 	body, err := json.Marshal(derivationJSON{Output: fmt.Sprintf("%x", dv.Output[:]), Input: fmt.Sprintf("%x", dv.Input[:]), Derivation: *dv})
 	if err != nil {
 		return err
@@ -243,8 +259,8 @@ func derivationsOf(tx *bolt.Tx, out Digest) ([]Derivation, error) {
 func decodeDerivation(k, v []byte) (*Derivation, error) {
 	body, ok := unseal(k, v)
 	var j derivationJSON
-	if len(k) < 64 || !ok || json.Unmarshal(body, &j) != nil || j.Part != string(k[64:]) ||
-		j.Output != fmt.Sprintf("%x", k[:32]) || j.Input != fmt.Sprintf("%x", k[32:64]) {
+	if len(k) < 72 || !ok || json.Unmarshal(body, &j) != nil || j.Part != string(k[72:]) ||
+		j.Output != fmt.Sprintf("%x", k[:32]) || j.Input != fmt.Sprintf("%x", k[32:64]) || toolDigest(j.Tool) != [8]byte(k[64:72]) {
 		return nil, fmt.Errorf("%w: a derivation record does not match its digest (run `chronicle check`)", ErrCorrupt)
 	}
 	dv := j.Derivation

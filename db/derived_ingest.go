@@ -137,7 +137,14 @@ func (a *Archive) ingestDerivedIn(tx *bolt.Tx, set *DerivedSet) (res *DerivedRes
 		if i == 0 {
 			r.Derived = res
 		}
-		if err := putDerivation(tx, &Derivation{Output: r.Doc.SHA256, OutputKind: "document", Input: res.Originals[t.Original], Part: t.Part, Tool: t.Tool}); err != nil {
+		dv := &Derivation{Output: r.Doc.SHA256, OutputKind: "document", Input: res.Originals[t.Original], Part: t.Part, Tool: t.Tool}
+		if err := putDerivation(tx, dv); err != nil {
+			return nil, nil, err
+		}
+		// The DERIVE receipt: verify re-derives the text from the
+		// original with the same tool and compares bytes.
+		if err := putReceipt(tx, &Receipt{Kind: KindDerive, Document: r.Doc.SHA256, Store: r.Doc.StoreSHA256,
+			Question: DeriveQuestion(dv), Result: r.Doc.SHA256}); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -298,4 +305,14 @@ func checkOriginals(tx *bolt.Tx, problem func(what string)) {
 		}
 		return nil
 	})
+}
+
+// derivationsOf returns the checked derivations whose output is d.
+func (a *Archive) derivationsOf(d Digest) ([]Derivation, error) {
+	var out []Derivation
+	err := a.bolt.View(func(tx *bolt.Tx) (err error) {
+		out, err = derivationsOf(tx, d)
+		return err
+	})
+	return out, err
 }

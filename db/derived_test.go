@@ -5,10 +5,13 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
 	"github.com/casper-chronicle/chronicle/db"
+	"github.com/casper-chronicle/chronicle/engine/extract"
+	"github.com/casper-chronicle/chronicle/engine/receipt"
 	"github.com/stretchr/testify/require"
 	bolt "go.etcd.io/bbolt"
 )
@@ -195,4 +198,101 @@ func TestOriginalRemovedIsSeen(t *testing.T) {
 	require.Contains(t, joined, fmt.Sprintf("original file %s is in the log but not kept: it was removed", pdf))
 	require.Contains(t, joined, "is in the log but not kept: it was removed")
 	require.Contains(t, joined, fmt.Sprintf("a derivation names original file %x, which the archive does not keep", pdf[:]))
+}
+
+// TestVerifyDerive: a DERIVE receipt is VALID when extracting the kept
+// original again gives the document's bytes, INVALID when it gives
+// others, and UNSUPPORTED when the tool it names is not installed in that
+// version (only integrity checked).
+func TestVerifyDerive(t *testing.T) {
+	page, err := os.ReadFile("../engine/extract/testdata/english.html")
+	require.NoError(t, err)
+	parts, err := extract.Extract(context.Background(), extract.KindHTML, page, extract.Options{})
+	require.NoError(t, err)
+	require.Len(t, parts, 1)
+	tool := db.Tool{Name: parts[0].Tool.Name, Version: parts[0].Tool.Version, Options: parts[0].Tool.Options}
+
+	for _, c := range []struct {
+		name    string
+		tool    db.Tool
+		text    []byte
+		outcome receipt.Outcome
+		err     error
+	}{
+		{"the same tool and version", tool, parts[0].Text, receipt.Valid, nil},
+		{"another text", tool, append(bytes.Clone(parts[0].Text), "An added line.\n"...), receipt.Invalid, db.ErrRederived},
+		{"an older version", db.Tool{Name: tool.Name, Version: "0 (before)", Options: tool.Options}, parts[0].Text, receipt.Unsupported, db.ErrOtherTool},
+		{"a tool not installed", db.Tool{Name: "pdftotext-9", Version: "9.9", Options: []string{}}, parts[0].Text, receipt.Unsupported, db.ErrOtherTool},
+	} {
+		a := openArchive(t, newPath(t))
+		res, err := a.IngestDerived(1750000000, []db.OriginalInput{{Data: page, Kind: "html", Names: []string{"page.html"}, Parent: -1}},
+			[]db.DerivedText{{Original: 0, Tool: c.tool, Text: c.text, Names: []string{"page.html"}}})
+		require.NoError(t, err, c.name)
+		doc := res.Texts[0].Doc
+		dv := &db.Derivation{Output: doc.SHA256, OutputKind: "document", Input: res.Originals[0], Tool: c.tool}
+		r := &db.Receipt{Kind: db.KindDerive, Document: doc.SHA256, Store: doc.StoreSHA256, Question: db.DeriveQuestion(dv), Result: doc.SHA256}
+		kept, err := a.Receipts(&doc.SHA256)
+		require.NoError(t, err)
+		require.Contains(t, kept, r, "%s: the DERIVE receipt is kept", c.name)
+		back, err := db.ParseReceipt(r.Encode())
+		require.NoError(t, err)
+		got, err := a.Verify(back, receipt.Canonical{})
+		require.Equal(t, c.outcome, got, "%s: %v", c.name, err)
+		if c.err == nil {
+			require.NoError(t, err, c.name)
+		} else {
+			require.ErrorIs(t, err, c.err, c.name)
+		}
+		// A derivation the archive does not keep is INVALID.
+		other := *r
+		other.Question = strings.Replace(r.Question, `"part":""`, `"part":"x"`, 1)
+		got, err = a.Verify(&other, receipt.Canonical{})
+		require.Equal(t, receipt.Invalid, got, c.name)
+		require.ErrorIs(t, err, db.ErrNoDerivation, c.name)
+		require.NoError(t, a.Close())
+	}
+}
+
+// TestDerivedByTwoVersions: the same text derived from the same original
+// by two versions of a tool is two derivations, each with its receipt;
+// check is clean.
+func TestDerivedByTwoVersions(t *testing.T) {
+	page, err := os.ReadFile("../engine/extract/testdata/english.html")
+	require.NoError(t, err)
+	parts, err := extract.Extract(context.Background(), extract.KindHTML, page, extract.Options{})
+	require.NoError(t, err)
+	now := db.Tool{Name: parts[0].Tool.Name, Version: parts[0].Tool.Version, Options: parts[0].Tool.Options}
+	old := db.Tool{Name: now.Name, Version: "0 (before)", Options: now.Options}
+	a := openArchive(t, newPath(t))
+	defer a.Close()
+	var res *db.DerivedResult
+	for _, tool := range []db.Tool{old, now} {
+		res, err = a.IngestDerived(1750000000, []db.OriginalInput{{Data: page, Kind: "html", Names: []string{"page.html"}, Parent: -1}},
+			[]db.DerivedText{{Original: 0, Tool: tool, Text: parts[0].Text, Names: []string{"page.html"}}})
+		require.NoError(t, err)
+	}
+	dvs, err := a.Derivations(res.Originals[0])
+	require.NoError(t, err)
+	require.Len(t, dvs, 2)
+	doc := res.Texts[0].Doc
+	kept, err := a.Receipts(&doc.SHA256)
+	require.NoError(t, err)
+	outcomes := map[string]receipt.Outcome{}
+	for _, r := range kept {
+		if r.Kind == db.KindDerive {
+			got, _ := a.Verify(r, receipt.Canonical{})
+			outcomes[r.Question] = got
+		}
+	}
+	require.Len(t, outcomes, 2)
+	for q, got := range outcomes {
+		if strings.Contains(q, `"0 (before)"`) {
+			require.Equal(t, receipt.Unsupported, got, q)
+		} else {
+			require.Equal(t, receipt.Valid, got, q)
+		}
+	}
+	problems, err := a.Check(context.Background())
+	require.NoError(t, err)
+	require.Empty(t, problems)
 }

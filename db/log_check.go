@@ -24,8 +24,9 @@ type logFacts struct {
 	claims    map[string]Digest // namespace ‖ 0 ‖ runId → file digest
 	originals map[[64]byte]bool // document ‖ receipt
 	files     map[Digest]int64  // original file leaf: the size
-	// derivations: derivationKey → the record's digest
-	derivations map[string]Digest
+	// derivations: output ‖ input ‖ record digest ‖ part of each
+	// derivation leaf
+	derivations map[string]bool
 }
 
 // checkLog recomputes the log from its leaves and compares it with the
@@ -56,7 +57,7 @@ func (a *Archive) checkLog(tx *bolt.Tx, known map[Digest]*Document) []Problem {
 		return out, nil
 	})
 	f := &logFacts{docs: map[Digest]int64{}, names: map[Digest]map[string]bool{}, receipts: map[uint64]Digest{},
-		claims: map[string]Digest{}, originals: map[[64]byte]bool{}, files: map[Digest]int64{}, derivations: map[string]Digest{}}
+		claims: map[string]Digest{}, originals: map[[64]byte]bool{}, files: map[Digest]int64{}, derivations: map[string]bool{}}
 	located := 0 // leaves with a locator entry
 	for i := range n {
 		data := b.Get(logKey(logLeaf, uint64(i)))
@@ -160,7 +161,7 @@ func (f *logFacts) note(l *archivelog.Leaf) {
 	case archivelog.KindFile:
 		f.files[d] = l.Size
 	case archivelog.KindDerivation:
-		f.derivations[string(derivationKey(d, Digest(l.Input), l.Part))] = Digest(l.Record)
+		f.derivations[derivationFact(d, Digest(l.Input), Digest(l.Record), l.Part)] = true
 	}
 }
 
@@ -271,21 +272,28 @@ func (f *logFacts) compareOriginals(tx *bolt.Tx) []Problem {
 	kept := map[string]bool{}
 	if b := tx.Bucket(bucketDerivations); b != nil {
 		b.ForEach(func(k, v []byte) error {
-			kept[string(k)] = true
 			body, ok := unseal(k, v)
-			if !ok {
+			if !ok || len(k) < 72 {
 				return nil // checkOriginals reports it
 			}
-			if rec, ok := f.derivations[string(k)]; !ok || rec != Digest(sha256.Sum256(body)) {
+			fact := derivationFact(Digest(k[:32]), Digest(k[32:64]), sha256.Sum256(body), string(k[72:]))
+			kept[fact] = true
+			if !f.derivations[fact] {
 				add("the derivation of %x from %x has no leaf with its record's digest in the log", k[:32], k[32:64])
 			}
 			return nil
 		})
 	}
-	for k := range f.derivations {
-		if !kept[k] {
-			add("the derivation of %x from %x is in the log but not kept: it was removed", k[:32], k[32:64])
+	for fact := range f.derivations {
+		if !kept[fact] {
+			add("the derivation of %x from %x is in the log but not kept: it was removed", fact[:32], fact[32:64])
 		}
 	}
 	return problems
+}
+
+// derivationFact is what a derivation leaf states: output ‖ input ‖ the
+// record's digest ‖ part.
+func derivationFact(out, in, record Digest, part string) string {
+	return string(out[:]) + string(in[:]) + string(record[:]) + part
 }

@@ -29,6 +29,9 @@ const (
 	KindIngest ReceiptKind = "INGEST"
 	KindQuery  ReceiptKind = "QUERY"
 	KindFind   ReceiptKind = "FIND"
+	// KindDerive: a text derived from an original file; its question is
+	// the derivation (DeriveQuestion), its result the text's SHA-256.
+	KindDerive ReceiptKind = "DERIVE"
 )
 
 // MaxQuestion bounds the question an archive receipt carries.
@@ -79,9 +82,9 @@ func ParseReceipt(data []byte) (*Receipt, error) {
 	}
 	r := &Receipt{Kind: ReceiptKind(vals[1])}
 	switch r.Kind {
-	case KindIngest, KindQuery, KindFind:
+	case KindIngest, KindQuery, KindFind, KindDerive:
 	default:
-		return nil, fmt.Errorf("%w: line 2: kind %.20q is not INGEST, QUERY or FIND", ErrReceipt, vals[1])
+		return nil, fmt.Errorf("%w: line 2: kind %.20q is not INGEST, QUERY, FIND or DERIVE", ErrReceipt, vals[1])
 	}
 	if r.Question, err = decodeFields(vals, map[int]*Digest{2: &r.Document, 3: &r.Store, 5: &r.Result}, 4); err != nil {
 		return nil, err

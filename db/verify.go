@@ -23,6 +23,9 @@ var (
 // and load with full replay, and the replayed result must hash to the
 // receipt's result digest.
 func (a *Archive) Verify(r *Receipt, replay receipt.Replayer) (receipt.Outcome, error) {
+	if r.Kind == KindDerive {
+		return a.verifyDerive(r)
+	}
 	d, err := a.Document(r.Document)
 	if err != nil {
 		return receipt.Invalid, err

@@ -113,6 +113,11 @@ func TestIngestOriginals(t *testing.T) {
 	require.Equal(t, 1, r.code, "%s", r)
 	require.Contains(t, r.stderr, "was ingested as text, not derived from a mail, web page or PDF")
 
+	// The DERIVE receipt of the PDF's text replays: pdftotext runs again
+	// on the kept attachment and gives the same bytes.
+	rv := w.ok("receipts", "attachments.eml/invoice.pdf", "--verify")
+	require.Regexp(t, `(?m)^VALID  [0-9a-f]{12}  DERIVE  attachments.eml/invoice.pdf  \{"input_sha256":"[0-9a-f]{64}","part":"","tool":\{"name":"pdftotext"`, rv)
+
 	// Re-ingesting reuses every text; check holds originals, derivations
 	// and their log leaves.
 	r = w.run("ingest", "attachments.eml")

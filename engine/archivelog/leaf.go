@@ -52,7 +52,7 @@ func (l *Leaf) Encode() []byte {
 	j.Key("kind", true)
 	j.Str(l.Kind)
 	switch l.Kind {
-	case KindDocument:
+	case KindDocument, KindFile: // an original file's leaf has a document's members
 		j.Key("sha256", false)
 		j.Digest(l.SHA256)
 		j.Key("size", false)
@@ -83,13 +83,6 @@ func (l *Leaf) Encode() []byte {
 		j.Str(l.RunID)
 		j.Key("sha256", false)
 		j.Digest(l.SHA256)
-	case KindFile:
-		j.Key("sha256", false)
-		j.Digest(l.SHA256)
-		j.Key("size", false)
-		j.Int(l.Size)
-		j.Key("name", false)
-		j.Str(l.Name)
 	case KindDerivation:
 		j.Key("sha256", false)
 		j.Digest(l.SHA256)

@@ -94,3 +94,33 @@ func mailToolVersion() string {
 	d := buildDeps()
 	return mailVersion + " (enmime " + d[enmimeModule] + ", " + xnetModule + " " + d[xnetModule] + ")"
 }
+
+// Installed returns the version of tool name that this build would run
+// (as Tool.Version records it): this package's own extractors'
+// versions, or what an external tool on PATH prints; ErrToolMissing
+// (wrapped) when it is not installed. verify compares it with a
+// derivation's: only the same version is expected to give the same bytes.
+func Installed(ctx context.Context, name string) (string, error) {
+	opts := Options{}.withDefaults()
+	switch name {
+	case "chronicle-html":
+		return htmlToolVersion(), nil
+	case "chronicle-mail":
+		return mailToolVersion(), nil
+	case "chronicle-mbox":
+		return mboxToolVersion, nil
+	case "pdftotext":
+		path, err := lookTool("pdftotext")
+		if err != nil {
+			return "", err
+		}
+		return toolVersion(ctx, opts, path, "pdftotext", "-v")
+	case "tesseract":
+		path, err := lookTool("tesseract")
+		if err != nil {
+			return "", err
+		}
+		return toolVersion(ctx, opts, path, "tesseract", "--version")
+	}
+	return "", fail("", ErrToolMissing, "no extractor is called %q", name)
+}
