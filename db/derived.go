@@ -219,14 +219,8 @@ func putDerivation(tx *bolt.Tx, dv *Derivation) error {
 	if b == nil {
 		return fmt.Errorf("archive: %s bucket missing", bucketDerivations)
 	}
-	if dv.Tool.Options == nil {
-		dv.Tool.Options = []string{}
-	}
-	k := derivationKey(dv.Output, dv.Input, dv.Tool, dv.Part)
-	body, err := json.Marshal(derivationJSON{Output: fmt.Sprintf("%x", dv.Output[:]), Input: fmt.Sprintf("%x", dv.Input[:]), Derivation: *dv})
-	if err != nil {
-		return err
-	}
+	k, v := encodeDerivation(dv)
+	body := v[sha256.Size:]
 	if old := b.Get(k); old != nil {
 		if was, ok := unseal(k, old); ok && bytes.Equal(was, body) {
 			return nil // derived again, the same way: nothing new
@@ -235,7 +229,17 @@ func putDerivation(tx *bolt.Tx, dv *Derivation) error {
 	if err := appendLeaf(tx, &archivelog.Leaf{Kind: archivelog.KindDerivation, SHA256: dv.Output, Input: dv.Input, Part: dv.Part, Record: sha256.Sum256(body)}, nil); err != nil {
 		return err
 	}
-	return b.Put(k, sealValue(k, body))
+	return b.Put(k, v)
+}
+
+// encodeDerivation is dv's key and sealed value.
+func encodeDerivation(dv *Derivation) (k, v []byte) {
+	if dv.Tool.Options == nil {
+		dv.Tool.Options = []string{}
+	}
+	k = derivationKey(dv.Output, dv.Input, dv.Tool, dv.Part)
+	body, _ := json.Marshal(derivationJSON{Output: fmt.Sprintf("%x", dv.Output[:]), Input: fmt.Sprintf("%x", dv.Input[:]), Derivation: *dv})
+	return k, sealValue(k, body)
 }
 
 // derivationsOf returns the checked derivations whose output is out.

@@ -20,6 +20,7 @@ func FuzzParseReceipt(f *testing.F) {
 		{Kind: db.KindQuery, Question: "Did Alice repay Bob?"},
 		{Kind: db.KindQuery, Question: "@claim\tAlice\towns\tBook"},
 		{Kind: db.KindFind, Question: "سعود الحوالة"},
+		{Kind: db.KindDerive, Question: `{"input_sha256":"` + h("d") + `","part":"receipt.pdf","tool":{"name":"pdftotext","version":"22.12.0","options":["-enc","UTF-8"]}}`},
 	} {
 		f.Add(r.Encode())
 	}
@@ -35,7 +36,7 @@ func FuzzParseReceipt(f *testing.F) {
 		}
 		require.True(t, bytes.Equal(data, r.Encode()), "accepted a non-canonical receipt")
 		require.True(t, db.IsArchiveReceipt(data))
-		require.Contains(t, []db.ReceiptKind{db.KindIngest, db.KindQuery, db.KindFind}, r.Kind)
+		require.Contains(t, []db.ReceiptKind{db.KindIngest, db.KindQuery, db.KindFind, db.KindDerive}, r.Kind)
 		if r.Kind == db.KindIngest {
 			require.Empty(t, r.Question)
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"math/bits"
 	"math/rand/v2"
 	"testing"
 
@@ -304,4 +305,45 @@ func TestPackRefusesDamagedPostings(t *testing.T) {
 		return SetPosting(tx, gramKey(3, 1, 'a'), 1<<5, []uint32{1})
 	})
 	require.ErrorIs(t, err, ErrPacked)
+}
+
+// FuzzOpenPack: no pack value, however malformed, panics its reader; one
+// that opens locates blocks that lie inside it, in order, to its end.
+// Seeds are in testdata/fuzz/FuzzOpenPack.
+func FuzzOpenPack(f *testing.F) {
+	k := []byte{0, 0, 0, 1, 3, 'a', 'b'}
+	f.Add([]byte{3, 'a', 'c', 3, 0, 0, 0, 0, 0, 0, 0, 2, 3}, true)
+	f.Add([]byte{0, 1, 0, 0, 0, 0, 0, 0, 0}, true)
+	f.Add([]byte{0xFF, 0, 0, 0, 0, 0, 0, 0, 0}, false)
+	f.Fuzz(func(t *testing.T, v []byte, reseal bool) {
+		if reseal {
+			// Seal the header (all of v) so that the parser past it is
+			// reached; the blocks follow the seal.
+			n := len(v) / 2
+			head := bytes.Clone(v[:n])
+			v = append(binary.LittleEndian.AppendUint64(head, sealOf(k, head)), v[n:]...)
+		}
+		for _, key := range [][]byte{k, startKey(1)} {
+			h, ok := openPack(key, v)
+			if !ok {
+				continue
+			}
+			if key[4] == kindStart {
+				require.Nil(t, h.offs)
+				continue
+			}
+			require.Len(t, h.offs, bits.OnesCount64(h.groups)+1)
+			for i := 1; i < len(h.offs); i++ {
+				require.LessOrEqual(t, h.offs[i-1], h.offs[i])
+			}
+			require.Equal(t, len(v), int(h.offs[len(h.offs)-1]))
+			for bit := range uint(64) {
+				if h.groups&(1<<bit) == 0 {
+					require.Nil(t, h.block(bit), "group %d has no block", bit)
+				} else {
+					require.NotNil(t, h.block(bit), "group %d has a block", bit)
+				}
+			}
+		}
+	})
 }

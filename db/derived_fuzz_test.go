@@ -1,0 +1,39 @@
+package db
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// FuzzDecodeDerivation: no derivation entry, however malformed, panics
+// its reader; one that decodes is exactly what putDerivation writes for
+// it (its key and sealed JSON). Seeds are in
+// testdata/fuzz/FuzzDecodeDerivation.
+func FuzzDecodeDerivation(f *testing.F) {
+	out, in := Digest(sha256.Sum256([]byte("text"))), Digest(sha256.Sum256([]byte("mail")))
+	for _, dv := range []Derivation{
+		{Output: out, OutputKind: "document", Input: in, Part: "", Tool: Tool{Name: "chronicle-mail", Version: "1", Options: []string{}}},
+		{Output: out, OutputKind: "original", Input: in, Part: "receipt.pdf", Tool: Tool{Name: "pdftotext", Version: "22.12.0", Options: []string{"-enc", "UTF-8"}}},
+	} {
+		k, v := encodeDerivation(&dv)
+		f.Add(k, v, false)
+		f.Add(k, v[32:], true)
+	}
+	f.Fuzz(func(t *testing.T, k, v []byte, reseal bool) {
+		if reseal {
+			v = sealValue(k, v)
+		}
+		dv, err := decodeDerivation(k, v)
+		if err != nil {
+			require.ErrorIs(t, err, ErrCorrupt)
+			return
+		}
+		k2, v2 := encodeDerivation(dv)
+		require.True(t, bytes.Equal(k, k2), "the key is the derivation's")
+		require.Equal(t, dv.Output, Digest(k[:32]))
+		_ = v2 // the JSON may be spelled otherwise (member order, escapes): the seal covers v as stored
+	})
+}
