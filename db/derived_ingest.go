@@ -3,6 +3,7 @@ package db
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -32,6 +33,9 @@ type DerivedText struct {
 	// File is the path the original file was given as, for the text of
 	// the file itself: kept as the document's source path (Resolve).
 	File string
+	// Chosen: names the user chose for the file (--name), given to the
+	// file's own text and checked as IngestFile checks them.
+	Chosen []string
 }
 
 // DerivedResult is what IngestDerived stored: the originals' digests, in
@@ -123,9 +127,13 @@ func (a *Archive) ingestDerivedIn(tx *bolt.Tx, set *DerivedSet) (res *DerivedRes
 	for i, t := range texts {
 		var file *fileNames
 		names := t.Names
-		if t.File != "" {
-			file = &fileNames{path: t.File, abs: AbsPath(t.File)}
-			names = append([]string{t.File}, names...)
+		switch {
+		case t.File != "":
+			file = &fileNames{path: t.File, abs: AbsPath(t.File), chosen: t.Chosen}
+			names = append(append([]string{t.File}, names...), t.Chosen...)
+		case len(t.Chosen) > 0:
+			file = &fileNames{chosen: t.Chosen}
+			names = append(slices.Clone(names), t.Chosen...)
 		}
 		pp := set.prepared[i]
 		r, committed, err := a.ingestIn(tx, a.lazy(pp.src, pp.importedAt, pp), names, file)

@@ -191,7 +191,7 @@ func (a *Archive) ingestIn(tx *bolt.Tx, lp *lazyPrepared, names []string, file *
 	if err := logDocument(tx, d, !res.Reused, res.Added); err != nil {
 		return nil, nil, err
 	}
-	if file != nil {
+	if file != nil && file.path != "" { // chosen names only: no file behind them
 		if err := attachSource(tx, d, file.path, file.abs); err != nil {
 			return nil, nil, err
 		}

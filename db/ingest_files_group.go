@@ -3,6 +3,7 @@ package db
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 )
 
@@ -115,6 +116,15 @@ func (g *pathGroup) add(f preparedFile) error {
 	}
 	if len(g.files) == 0 {
 		g.opened = time.Now()
+	}
+	if f.derived != nil && len(g.opts.Chosen) > 0 {
+		// --name names the file's own text (an mbox has none: its first
+		// message's).
+		i := slices.IndexFunc(f.derived.Texts, func(t DerivedText) bool { return t.File != "" })
+		if i < 0 {
+			i = 0
+		}
+		f.derived.Texts[i].Chosen = g.opts.Chosen
 	}
 	g.queued = append(g.queued, queuedEntry{file: len(g.files)})
 	g.files = append(g.files, FileToIngest{Prepared: f.pp, Path: f.path, Chosen: g.opts.Chosen, Derived: f.derived})

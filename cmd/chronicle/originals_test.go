@@ -140,3 +140,18 @@ type originalLine struct {
 		Tool       struct{ Name, Version string }
 	} `json:"derived"`
 }
+
+// TestIngestOriginalName: --name names a mail's own text (checked as for
+// a text file), and an mbox's first message.
+func TestIngestOriginalName(t *testing.T) {
+	t.Parallel()
+	w := newWS(t)
+	copyExtractFile(t, w, "plain.eml")
+	copyExtractFile(t, w, "three.mbox")
+	w.ok("ingest", "plain.eml", "--name", "the loan mail")
+	require.Equal(t, w.ok("show", "plain.eml"), w.ok("show", "the loan mail"))
+	w.ok("ingest", "three.mbox", "--name", "first message")
+	require.Equal(t, w.ok("show", "three.mbox/message-0001"), w.ok("show", "first message"))
+	r := w.run("ingest", "plain.eml", "--name", "")
+	require.Equal(t, 2, r.code, "%s", r)
+}
