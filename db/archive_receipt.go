@@ -215,6 +215,9 @@ func (a *Archive) EntityUpTo(name string, upTo uint64) ([]EntityHit, error) {
 func FindHitJSON(h *FindHit, names bool) []byte {
 	var j canonjson.Buf
 	openHit(&j, h.Doc.SHA256, h.Doc, names)
+	if names {
+		appendOrigin(&j, h.From)
+	}
 	j.Key("result", false)
 	j.Raw(string(h.Result.JSON()))
 	j.Raw("}")
@@ -237,6 +240,9 @@ func EntityHitJSON(h *EntityHit, names bool) []byte {
 	e := &h.Event
 	var j canonjson.Buf
 	openHit(&j, h.Document, h.Doc, names)
+	if names {
+		appendOrigin(&j, h.From)
+	}
 	j.Key("role", false)
 	j.Str(h.Role.String())
 	j.Key("predicate", false)
@@ -534,4 +540,27 @@ func (a *Archive) rebuildGuarded(d *Document) (err error) {
 	defer a.recoverPage(func() string { return fmt.Sprintf("document %s (%s)", d.Label(), d.SHA256) }, &err)
 	_, _, err = a.Rebuild(d)
 	return err
+}
+
+// appendOrigin adds, after a hit's names, the original file its document
+// was derived from, when it was: "derived_from":{"original_sha256":…,
+// "part":…,"tool":{"name":…,"version":…}}. Printed answers only: a
+// receipt binds the hits without names and without it.
+func appendOrigin(j *canonjson.Buf, from *Derivation) {
+	if from == nil {
+		return
+	}
+	j.Key("derived_from", false)
+	j.Raw("{")
+	j.Key("original_sha256", true)
+	j.Digest(from.Input)
+	j.Key("part", false)
+	j.Str(from.Part)
+	j.Key("tool", false)
+	j.Raw("{")
+	j.Key("name", true)
+	j.Str(from.Tool.Name)
+	j.Key("version", false)
+	j.Str(from.Tool.Version)
+	j.Raw("}}")
 }

@@ -271,3 +271,13 @@ func decodeDerivation(k, v []byte) (*Derivation, error) {
 	dv.Output, dv.Input = Digest(k[:32]), Digest(k[32:64])
 	return &dv, nil
 }
+
+// originOf is the derivation document d came from (the first, when two
+// versions of a tool derived it), nil for a text ingested as it is.
+func originOf(tx *bolt.Tx, d Digest) (*Derivation, error) {
+	dvs, err := derivationsOf(tx, d)
+	if err != nil || len(dvs) == 0 {
+		return nil, err
+	}
+	return &dvs[0], nil
+}

@@ -21,6 +21,9 @@ import (
 type FindHit struct {
 	Doc    *Document
 	Result *find.Result
+	// From: the derivation of a document derived from an original file
+	// (a mail, a page, a PDF), nil for a text ingested as it is.
+	From *Derivation
 }
 
 // FindStats tells how much of the archive a Find touched.
@@ -356,7 +359,11 @@ func (a *Archive) searchWhole(tx *bolt.Tx, seq uint64, q *find.Query, sd *scored
 	for _, m := range r.Matches {
 		sd.top = append(sd.top, index.LineScore{Line: m.Line, Score: m.MatchedTerms})
 	}
-	sd.hit = &FindHit{Doc: d, Result: r}
+	from, err := originOf(tx, d.SHA256)
+	if err != nil {
+		return err
+	}
+	sd.hit = &FindHit{Doc: d, Result: r, From: from}
 	return nil
 }
 
@@ -404,7 +411,11 @@ func (a *Archive) listLines(sd scoredDoc, q *find.Query) (h FindHit, err error) 
 			}
 			r.Matches[i] = m
 		}
-		h = FindHit{Doc: d, Result: r}
+		from, err := originOf(tx, d.SHA256)
+		if err != nil {
+			return err
+		}
+		h = FindHit{Doc: d, Result: r, From: from}
 		return nil
 	})
 	return h, err

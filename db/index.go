@@ -300,6 +300,9 @@ type EntityHit struct {
 	Index    int // position of the event in the document's store
 	Role     index.Role
 	Text     []byte // the span bytes, re-read and re-hashed
+	// From: the derivation of the document when it was derived from an
+	// original file; read with Doc (AttachDocs), nil otherwise.
+	From *Derivation
 }
 
 // Entity returns every event whose subject or object is exactly name, in
@@ -393,6 +396,11 @@ func (a *Archive) entity(q entityQuery) ([]EntityHit, error) {
 		}
 		return nameEntry(tx, l.err)
 	})
+	if err == nil && q.docs {
+		// With the records, as the printed answer shows them: where a
+		// derived document came from.
+		err = a.attachOrigins(out)
+	}
 	return out, err
 }
 

@@ -209,7 +209,28 @@ func (a *Archive) AttachDocs(hits []EntityHit) error {
 		}
 		h.Doc = bySeq[h.Seq]
 	}
-	return nil
+	return a.attachOrigins(hits)
+}
+
+// attachOrigins sets the From of each hit whose document was derived
+// from an original file.
+func (a *Archive) attachOrigins(hits []EntityHit) error {
+	return a.bolt.View(func(tx *bolt.Tx) error {
+		seen := map[Digest]*Derivation{}
+		for i := range hits {
+			h := &hits[i]
+			from, ok := seen[h.Document]
+			if !ok {
+				var err error
+				if from, err = originOf(tx, h.Document); err != nil {
+					return err
+				}
+				seen[h.Document] = from
+			}
+			h.From = from
+		}
+		return nil
+	})
 }
 
 // docsBySeq reads the records of the documents numbered in want, each of

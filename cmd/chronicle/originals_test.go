@@ -69,8 +69,12 @@ func TestIngestOriginals(t *testing.T) {
 	// The derived texts are documents like any other.
 	text := w.ok("show", "attachments.eml/invoice.pdf")
 	require.Contains(t, text, "Alice paid Bob 1,200 EUR")
-	found := w.ok("find", "--json", "invoice")
-	require.Contains(t, found, "attachments.eml")
+	// A cross-archive hit names the original its document came from
+	// (the attachment, by pdftotext); a text file's hit has no origin.
+	found := w.ok("find", "--json", "Second", "paragraph")
+	require.Regexp(t, `^\{"document_sha256":"[0-9a-f]{64}","names":\["attachments.eml/invoice.pdf"\],"derived_from":\{"original_sha256":"[0-9a-f]{64}","part":"","tool":\{"name":"pdftotext","version":"[^"]+"\}\},"result":`, found)
+	plain := w.ok("find", "--json", "plain", "note")
+	require.Contains(t, plain, `"names":["note.txt"],"result":`)
 
 	// originals: every original, inner ones after the one they came in.
 	var list []originalLine
