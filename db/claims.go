@@ -104,9 +104,7 @@ func (c *ClaimCheck) encode() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	key := checkKey(c.Namespace, c.RunID)
-	sum := sha256.Sum256(append(append([]byte{}, key...), body...))
-	return append(sum[:], body...), nil
+	return sealValue(checkKey(c.Namespace, c.RunID), body), nil
 }
 
 // decodeCheck reads a kept check and checks it against its key: the digest
@@ -118,8 +116,8 @@ func decodeCheck(key, value []byte) (*ClaimCheck, error) {
 	if len(value) < sha256.Size {
 		return nil, bad("short record")
 	}
-	body := value[sha256.Size:]
-	if sum := sha256.Sum256(append(append([]byte{}, key...), body...)); !bytes.Equal(sum[:], value[:sha256.Size]) {
+	body, ok := unseal(key, value)
+	if !ok {
 		return nil, bad("record digest mismatch")
 	}
 	var k keptCheck

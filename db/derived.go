@@ -82,7 +82,8 @@ type derivationJSON struct {
 	Derivation
 }
 
-// sealValue is SHA-256(key ‖ body) ‖ body.
+// sealValue is SHA-256(key ‖ body) ‖ body: the form of a kept claims
+// check, an original file's record and a derivation.
 func sealValue(key, body []byte) []byte {
 	h := sha256.New()
 	h.Write(key)

@@ -9,8 +9,7 @@ import (
 )
 
 // FuzzDecodeDerivation: no derivation entry, however malformed, panics
-// its reader; one that decodes is exactly what putDerivation writes for
-// it (its key and sealed JSON). Seeds are in
+// its reader; one that decodes has the key putDerivation gives it. Seeds are in
 // testdata/fuzz/FuzzDecodeDerivation.
 func FuzzDecodeDerivation(f *testing.F) {
 	out, in := Digest(sha256.Sum256([]byte("text"))), Digest(sha256.Sum256([]byte("mail")))
@@ -31,9 +30,9 @@ func FuzzDecodeDerivation(f *testing.F) {
 			require.ErrorIs(t, err, ErrCorrupt)
 			return
 		}
-		k2, v2 := encodeDerivation(dv)
+		// The JSON may be spelled otherwise (member order, escapes), so
+		// the value need not be putDerivation's; its key must be.
+		k2, _ := encodeDerivation(dv)
 		require.True(t, bytes.Equal(k, k2), "the key is the derivation's")
-		require.Equal(t, dv.Output, Digest(k[:32]))
-		_ = v2 // the JSON may be spelled otherwise (member order, escapes): the seal covers v as stored
 	})
 }

@@ -57,6 +57,11 @@ func (a *Archive) IngestDerived(importedAt uint64, originals []OriginalInput, te
 	if err := a.prepareDerived(set, importedAt, nil); err != nil {
 		return nil, err
 	}
+	return a.ingestDerivedSet(set)
+}
+
+// ingestDerivedSet is IngestDerived of a set prepareDerived prepared.
+func (a *Archive) ingestDerivedSet(set *DerivedSet) (*DerivedResult, error) {
 	if a.bolt == nil { // released between files
 		if err := a.reacquire(false); err != nil {
 			return nil, err

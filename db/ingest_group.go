@@ -96,7 +96,7 @@ func (a *Archive) ingestGroups(files []FileToIngest, out []FileOutcome) {
 // ingestAlone is IngestFile of f, in a transaction of its own.
 func (a *Archive) ingestAlone(f FileToIngest) FileOutcome {
 	if set := f.Derived; set != nil {
-		res, err := a.IngestDerived(set.importedAt, set.Originals, set.Texts)
+		res, err := a.ingestDerivedSet(set) // prepared already
 		if err == nil {
 			return FileOutcome{Result: res.Texts[0]}
 		}

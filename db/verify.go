@@ -23,9 +23,6 @@ var (
 // and load with full replay, and the replayed result must hash to the
 // receipt's result digest.
 func (a *Archive) Verify(r *Receipt, replay receipt.Replayer) (receipt.Outcome, error) {
-	if r.Kind == KindDerive {
-		return a.verifyDerive(r)
-	}
 	d, err := a.Document(r.Document)
 	if err != nil {
 		return receipt.Invalid, err
@@ -36,6 +33,9 @@ func (a *Archive) Verify(r *Receipt, replay receipt.Replayer) (receipt.Outcome, 
 	}
 	if d.StoreSHA256 != r.Store {
 		return receipt.Invalid, ErrReceiptStore
+	}
+	if r.Kind == KindDerive { // the result is re-derived, not replayed
+		return a.verifyDerive(r)
 	}
 	// Archive receipt kinds carry the same names as the original's.
 	result, err := receipt.Recompute(receipt.Kind(r.Kind), storeBytes, store, r.Question, replay)

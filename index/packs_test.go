@@ -317,8 +317,8 @@ func FuzzOpenPack(f *testing.F) {
 	f.Add([]byte{0xFF, 0, 0, 0, 0, 0, 0, 0, 0}, false)
 	f.Fuzz(func(t *testing.T, v []byte, reseal bool) {
 		if reseal {
-			// Seal the header (all of v) so that the parser past it is
-			// reached; the blocks follow the seal.
+			// Seal v's first half as a header, so that the parser past
+			// the seal is reached; the rest stands for the blocks.
 			n := len(v) / 2
 			head := bytes.Clone(v[:n])
 			v = append(binary.LittleEndian.AppendUint64(head, sealOf(k, head)), v[n:]...)
