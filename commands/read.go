@@ -20,6 +20,7 @@ type DocsIn struct {
 // The fields are in the order of their JSON names, as the CLI has always
 // printed them.
 type Doc struct {
+	DerivedFrom  *Origin  `json:"derived_from,omitempty" jsonschema:"the original file (a mail, a web page, a pdf) the text was derived from; absent for a text ingested as it is"`
 	SHA256       string   `json:"document_sha256" jsonschema:"SHA-256 hex of the document's exact bytes: its identity"`
 	Events       int      `json:"events" jsonschema:"typed events extracted from it"`
 	Imported     string   `json:"imported" jsonschema:"the first import, RFC 3339 (UTC)"`
@@ -31,8 +32,31 @@ type Doc struct {
 
 // DocOf is the Doc of a document record.
 func DocOf(d *db.Document) Doc {
-	return Doc{SHA256: d.SHA256.String(), Events: d.EventCount, Imported: RFC3339(d.Imported()), ImportedAt: d.ImportedAt,
-		Names: d.Names, Size: d.SourceSize, StoreVersion: d.Version}
+	return Doc{DerivedFrom: OriginOf(d.From), SHA256: d.SHA256.String(), Events: d.EventCount, Imported: RFC3339(d.Imported()),
+		ImportedAt: d.ImportedAt, Names: d.Names, Size: d.SourceSize, StoreVersion: d.Version}
+}
+
+// Origin is the original file a document was derived from, as find and
+// entity hits name it ("derived_from"): the original's SHA-256, the part
+// of it the text is, and the tool that derived it.
+type Origin struct {
+	OriginalSHA256 string     `json:"original_sha256" jsonschema:"SHA-256 hex of the original file"`
+	Part           string     `json:"part" jsonschema:"the part of the original the text is; empty for its own text"`
+	Tool           OriginTool `json:"tool"`
+}
+
+// OriginTool names the extractor of an Origin.
+type OriginTool struct {
+	Name    string `json:"name" jsonschema:"the extractor's name, as originals lists it"`
+	Version string `json:"version" jsonschema:"its exact version"`
+}
+
+// OriginOf is the Origin of a derivation, nil for none.
+func OriginOf(dv *db.Derivation) *Origin {
+	if dv == nil {
+		return nil
+	}
+	return &Origin{OriginalSHA256: dv.Input.String(), Part: dv.Part, Tool: OriginTool{Name: dv.Tool.Name, Version: dv.Tool.Version}}
 }
 
 // RFC3339 is how every view shows a time: RFC 3339 in UTC, to the second
@@ -65,7 +89,7 @@ func Docs(a *db.Archive, in DocsIn, each func(*db.Document) error) (more bool, e
 	if in.Limit < 0 {
 		return false, db.InputErrorf("--limit wants a positive integer, got %d", in.Limit)
 	}
-	opts.Limit = in.Limit
+	opts.Limit, opts.Origins = in.Limit, true
 	order, ok := docsSorts[in.Sort]
 	if !ok {
 		return false, DocsSortError(in.Sort)

@@ -72,6 +72,10 @@ type Derivation struct {
 	Input      Digest `json:"-"`
 	Part       string `json:"part"` // "" for the original's own text
 	Tool       Tool   `json:"tool"`
+	// InputKind is the kind of the input's original file (email, pdf,
+	// ...), set by the reads that name an origin (originOf,
+	// DerivedFrom); never stored: the original's record says it.
+	InputKind string `json:"-"`
 }
 
 // derivationJSON is a derivation's stored form: the digests as hex too, so
@@ -280,5 +284,10 @@ func originOf(tx *bolt.Tx, d Digest) (*Derivation, error) {
 	if err != nil || len(dvs) == 0 {
 		return nil, err
 	}
+	rec, err := originalIn(tx, dvs[0].Input)
+	if err != nil {
+		return nil, err
+	}
+	dvs[0].InputKind = rec.Kind
 	return &dvs[0], nil
 }

@@ -213,16 +213,28 @@ func (a *Archive) DerivedFrom(d Digest) ([]Derivation, error) {
 		seen := map[Digest]bool{}
 		for at := d; !seen[at]; {
 			seen[at] = true
-			dvs, err := derivationsOf(tx, at)
-			if err != nil || len(dvs) == 0 {
+			dv, err := originOf(tx, at)
+			if err != nil || dv == nil {
 				return err
 			}
-			chain = append(chain, dvs[0])
-			at = dvs[0].Input
+			chain = append(chain, *dv)
+			at = dv.Input
 		}
 		return nil
 	})
 	return chain, err
+}
+
+// Origin returns the derivation document d came from (the first, when
+// two versions of a tool derived it), with its input's kind; nil for a
+// text ingested as it is.
+func (a *Archive) Origin(d Digest) (*Derivation, error) {
+	var dv *Derivation
+	err := a.bolt.View(func(tx *bolt.Tx) (err error) {
+		dv, err = originOf(tx, d)
+		return err
+	})
+	return dv, err
 }
 
 // OriginalFiles returns the records of every original file, in digest order.

@@ -65,6 +65,9 @@ type Document struct {
 	// absolute path it was read from (schema 12; names.go): DOC
 	// arguments written as another path to the same file find it.
 	Sources map[string]string `json:"sources,omitempty"`
+	// From is the original file the document was derived from, set by
+	// the reads that ask for it (ListOptions.Origins); never stored.
+	From *Derivation `json:"-"`
 }
 
 // Imported is ImportedAt as a time.

@@ -41,6 +41,10 @@ type ListOptions struct {
 	After *Digest
 	// Limit caps the documents listed; 0 lists them all.
 	Limit int
+	// Origins sets each listed document's From: the original file it
+	// was derived from (a mail, a page, a PDF), nil for a text ingested
+	// as it is. One lookup per document, in the listing's transaction.
+	Origins bool
 }
 
 // ListDocs calls fn with the documents in opts.Order, one at a time as it
@@ -74,6 +78,12 @@ func (a *Archive) ListDocs(opts ListOptions, fn func(*Document) error) (more boo
 				return true, nil
 			}
 			n++
+			if opts.Origins {
+				var err error
+				if d.From, err = originOf(tx, d.SHA256); err != nil {
+					return true, err
+				}
+			}
 			return false, fn(d)
 		}
 		switch opts.Order {

@@ -41,8 +41,22 @@ func (x *invocation) answerQuestion(in commands.QueryIn) error {
 	default:
 		x.renderClaim(ans.Doc, ans.Claim)
 	}
+	if !asJSON {
+		if err := x.noteOrigin(ans.Doc); err != nil {
+			return err
+		}
+	}
 	x.showReceipt(ans.Receipt, ans.Doc, asJSON)
 	return nil
+}
+
+// noteOrigin is originLine on the invocation's archive (open already).
+func (x *invocation) noteOrigin(d *db.Document) error {
+	a, err := x.open(false)
+	if err != nil {
+		return err
+	}
+	return x.originLine(a, d)
 }
 
 // keep reports whether an answer keeps its receipt in the archive:
@@ -240,14 +254,23 @@ func (x *invocation) findInDocument(in commands.FindIn) error {
 	if asJSON {
 		x.printAnswerJSON(ans.JSON, ans.Receipt)
 	} else {
-		x.renderFind(ans.Doc, ans.Find)
+		x.renderFind(ans.Doc, ans.Find, nil)
+		if err := x.noteOrigin(ans.Doc); err != nil {
+			return err
+		}
 	}
 	x.showReceipt(ans.Receipt, ans.Doc, asJSON)
 	return nil
 }
 
-func (x *invocation) renderFind(d *db.Document, res *find.Result) {
+// renderFind prints a document's find result; from, when set, is the
+// original an archive-wide hit's document was derived from (a search of
+// one document names it after the result).
+func (x *invocation) renderFind(d *db.Document, res *find.Result, from *db.Derivation) {
 	fmt.Fprintf(x.out(), "%s  %s in %s", res.Status, plural(res.TotalMatchingLines, "matching line"), sanitize(d.Label()))
+	if from != nil {
+		fmt.Fprintf(x.out(), " (%s)", originNote(from))
+	}
 	if len(res.Matches) < res.TotalMatchingLines {
 		fmt.Fprintf(x.out(), " (best %d shown)", len(res.Matches))
 	}
@@ -330,6 +353,6 @@ func (x *invocation) findInArchive(in commands.FindIn) error {
 	}
 	printSetAnswer(x, hits, rec, db.FindHitJSON,
 		func() { fmt.Fprintln(x.out(), "NO_MATCH") },
-		func(h *db.FindHit) { x.renderFind(h.Doc, h.Result) })
+		func(h *db.FindHit) { x.renderFind(h.Doc, h.Result, h.From) })
 	return nil
 }

@@ -53,8 +53,12 @@ func runDocs(x *invocation) error {
 			if last == nil {
 				fmt.Fprintf(w, "%-12s  %10s  %6s  %-20s  %s\n", "SHA256", "BYTES", "EVENTS", "IMPORTED", "NAMES")
 			}
-			fmt.Fprintf(w, "%-12s  %10d  %6d  %-20s  %s\n", d.SHA256.Short(), d.SourceSize, d.EventCount,
-				rfc3339(d.Imported()), sanitize(strings.Join(d.Names, ", ")))
+			from := ""
+			if d.From != nil {
+				from = "  (" + originNote(d.From) + ")"
+			}
+			fmt.Fprintf(w, "%-12s  %10d  %6d  %-20s  %s%s\n", d.SHA256.Short(), d.SourceSize, d.EventCount,
+				rfc3339(d.Imported()), sanitize(strings.Join(d.Names, ", ")), from)
 		}
 		last = d
 		return nil
@@ -95,6 +99,15 @@ func runShow(x *invocation) error {
 	// Buffered: a document can have millions of lines, each one write.
 	w := bufio.NewWriterSize(x.out(), 64<<10)
 	asJSON := x.askedJSON()
+	if !asJSON {
+		// A derived text says first where it came from (resolved twice:
+		// the note must come before the lines).
+		if d, err := a.Resolve(in.Document); err == nil {
+			if err := x.originLine(a, d); err != nil {
+				return commandError(err)
+			}
+		}
+	}
 	_, err = commands.Show(a, in, func(l db.Line) error {
 		if asJSON {
 			// What printJSONLine prints for commands.Line, without

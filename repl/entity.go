@@ -43,9 +43,23 @@ func runEntity(x *invocation) error {
 		},
 		x.renderEntityHit)
 	if !x.resultJSON() {
+		noteOrigins(x, hits)
 		return x.noteCrossDocumentDebts(name, hits)
 	}
 	return nil
+}
+
+// noteOrigins names, after the readable view of an entity, the original
+// of each derived document among the hits, once each.
+func noteOrigins(x *invocation, hits []db.EntityHit) {
+	seen := map[db.Digest]bool{}
+	for _, h := range hits {
+		if h.From == nil || seen[h.Document] {
+			continue
+		}
+		seen[h.Document] = true
+		fmt.Fprintf(x.out(), "%s: %s\n", sanitize(h.Doc.Label()), originNote(h.From))
+	}
 }
 
 // nearEntityNames is "; did you mean X?" for the known entity names

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/casper-chronicle/chronicle/commands"
+	"github.com/casper-chronicle/chronicle/db"
 )
 
 // runOriginals lists the original files and what was derived from each:
@@ -46,5 +47,36 @@ func runOriginals(x *invocation) error {
 				sanitize(strings.TrimSpace(d.Tool.Name+" "+d.Tool.Version)))
 		}
 	}
+	return nil
+}
+
+// originNote is how the readable views name the original a derived
+// document came from: "from email 93bfcef5a610 by chronicle-mail" (with
+// "part P" when the text is a part of it); "" for a text ingested as it
+// is. `originals` shows the whole tree, tool versions included.
+func originNote(from *db.Derivation) string {
+	if from == nil {
+		return ""
+	}
+	kind := from.InputKind
+	if kind == "" {
+		kind = "original"
+	}
+	note := "from " + sanitize(kind) + " " + from.Input.Short()
+	if from.Part != "" {
+		note += " part " + sanitize(from.Part)
+	}
+	return note + " by " + sanitize(from.Tool.Name)
+}
+
+// originLine prints, on the readable view, the line that names the
+// original document d was derived from ("LABEL: from email ..."), and
+// nothing for a text ingested as it is.
+func (x *invocation) originLine(a *db.Archive, d *db.Document) error {
+	from, err := a.Origin(d.SHA256)
+	if err != nil || from == nil {
+		return err
+	}
+	fmt.Fprintf(x.out(), "%s: %s (`originals` lists it)\n", sanitize(d.Label()), originNote(from))
 	return nil
 }

@@ -42,8 +42,8 @@ func runSettle(x *invocation) error {
 	asJSON := x.resultJSON()
 	if asJSON {
 		x.printSetAnswerJSON(db.SettleResult(c), rec)
-	} else {
-		x.renderCrossSettlement(c)
+	} else if err := x.renderCrossSettlement(c); err != nil {
+		return err
 	}
 	if rec != nil {
 		x.showSetReceipt(rec, asJSON)
@@ -55,7 +55,11 @@ func runSettle(x *invocation) error {
 // documents: the status line and notes as for `query`, the documents that
 // took part, each counted payment with its document, then every span as
 // `name:line  text` ("+" marks the counted payments).
-func (x *invocation) renderCrossSettlement(c *db.CrossSettlement) {
+func (x *invocation) renderCrossSettlement(c *db.CrossSettlement) error {
+	a, err := x.open(false)
+	if err != nil {
+		return err
+	}
 	w := x.out()
 	r := c.Result
 	x.renderSettlementHead(r)
@@ -73,11 +77,16 @@ func (x *invocation) renderCrossSettlement(c *db.CrossSettlement) {
 	if len(parts) == 0 {
 		fmt.Fprintf(w, "documents: none of %s names the pair\n", over)
 		fmt.Fprintln(w, "(no evidence)")
-		return
+		return nil
 	}
 	names := make([]string, len(parts))
 	for i, d := range parts {
 		names[i] = fmt.Sprintf("%s (#%d)", sanitize(d.Label()), d.Seq)
+		if from, err := a.Origin(d.SHA256); err != nil {
+			return err
+		} else if from != nil {
+			names[i] = fmt.Sprintf("%s (#%d, %s)", sanitize(d.Label()), d.Seq, originNote(from))
+		}
 	}
 	fmt.Fprintf(w, "documents: %s  (of %s)\n", strings.Join(names, ", "), over)
 	for _, e := range r.Evidence {
@@ -92,4 +101,5 @@ func (x *invocation) renderCrossSettlement(c *db.CrossSettlement) {
 		}
 		fmt.Fprintf(w, "%s %s:%d  %s\n", mark, label(e.Document), e.Event.LineStart, sanitize(e.Text))
 	}
+	return nil
 }

@@ -75,6 +75,42 @@ func TestIngestOriginals(t *testing.T) {
 	require.Regexp(t, `^\{"document_sha256":"[0-9a-f]{64}","names":\["attachments.eml/invoice.pdf"\],"derived_from":\{"original_sha256":"[0-9a-f]{64}","part":"","tool":\{"name":"pdftotext","version":"[^"]+"\}\},"result":`, found)
 	plain := w.ok("find", "--json", "plain", "note")
 	require.Contains(t, plain, `"names":["note.txt"],"result":`)
+	require.Regexp(t, `(?m)^MATCHES  1 matching line in attachments.eml/invoice.pdf \(from pdf [0-9a-f]{12} by pdftotext\)$`,
+		w.ok("find", "--text", "Second", "paragraph"))
+
+	// docs names each derived text's original, in JSON as hits do; the
+	// text file has none.
+	docs := map[string]string{}
+	for _, l := range lines(w.ok("docs", "--json")) {
+		var d struct {
+			Names       []string
+			DerivedFrom *struct {
+				OriginalSHA256 string `json:"original_sha256"`
+				Part           string
+				Tool           struct{ Name string }
+			} `json:"derived_from"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(l), &d), l)
+		docs[d.Names[0]] = "none"
+		if d.DerivedFrom != nil {
+			require.Len(t, d.DerivedFrom.OriginalSHA256, 64, l)
+			docs[d.Names[0]] = d.DerivedFrom.Tool.Name + " " + d.DerivedFrom.Part
+		}
+	}
+	require.Equal(t, map[string]string{
+		"attachments.eml": "chronicle-mail ", "attachments.eml/invoice.pdf": "pdftotext ",
+		"attachments.eml/bank_notice.eml": "chronicle-mail ", "english.html": "chronicle-html ", "note.txt": "none",
+		"three.mbox/message-0001": "chronicle-mail ", "three.mbox/message-0002": "chronicle-mail ",
+		"three.mbox/message-0003": "chronicle-mail ",
+	}, docs)
+	docsText := w.ok("docs", "--text")
+	require.Regexp(t, `(?m)  attachments.eml/invoice.pdf  \(from pdf [0-9a-f]{12} by pdftotext\)$`, docsText)
+	require.Regexp(t, `(?m)  three.mbox/message-0002  \(from email [0-9a-f]{12} by chronicle-mail\)$`, docsText)
+	require.Regexp(t, `(?m)  note.txt$`, docsText)
+	// show's readable view says it first; its JSON lines stay the lines.
+	require.Regexp(t, "^attachments.eml/invoice.pdf: from pdf [0-9a-f]{12} by pdftotext \\(`originals` lists it\\)\n     1  ", text)
+	require.NotContains(t, w.ok("show", "--json", "attachments.eml/invoice.pdf"), "originals")
+	require.NotContains(t, w.ok("show", "note.txt"), "from")
 
 	// originals: every original, inner ones after the one they came in.
 	var list []originalLine
@@ -158,4 +194,32 @@ func TestIngestOriginalName(t *testing.T) {
 	require.Equal(t, w.ok("show", "three.mbox/message-0001"), w.ok("show", "first message"))
 	r := w.run("ingest", "plain.eml", "--name", "")
 	require.Equal(t, 2, r.code, "%s", r)
+}
+
+// TestOriginNamedByAnswers: query, settle and entity answers on a
+// mail's text name the mail in their readable views (their JSON is the
+// canonical result, which names documents only).
+func TestOriginNamedByAnswers(t *testing.T) {
+	t.Parallel()
+	w := newWS(t)
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "mail", "loan-repaid.eml"))
+	require.NoError(t, err)
+	w.write("loan.eml", string(data))
+	w.write("note.txt", "@chronicle\tHuda\tBORROWED_FROM\tSami\t50\tSAR\t2026-01-01\tASSERTED\tPOSITIVE\tCONFIRMED\n")
+	w.ok("ingest", "loan.eml", "note.txt")
+	note := "loan.eml: from email [0-9a-f]{12} by chronicle-mail"
+
+	q := w.ok("query", "--text", "loan.eml", "Did Huda repay Karim?")
+	require.Regexp(t, "(?m)^SUPPORTED ", q)
+	require.Regexp(t, "(?m)^"+note+" \\(`originals` lists it\\)$", q)
+	s := w.ok("settle", "--text", "Did Huda repay Karim?")
+	require.Regexp(t, `(?m)^documents: loan.eml \(#1, from email [0-9a-f]{12} by chronicle-mail\)  \(of documents #1..#3\)$`, s)
+	e := w.ok("entity", "--text", "Huda")
+	require.Regexp(t, "(?m)^"+note+"$", e)
+	require.NotRegexp(t, "(?m)^note.txt: from", e)
+	plain := w.ok("query", "--text", "note.txt", "Did Huda repay Sami?")
+	require.Regexp(t, "(?m)^UNKNOWN |^PARTIAL ", plain)
+	require.NotContains(t, plain, "originals")
+	// The JSON answer is the canonical result line, unchanged.
+	require.NotContains(t, w.ok("query", "--json", "loan.eml", "Did Huda repay Karim?"), "derived_from")
 }

@@ -132,6 +132,27 @@ func TestDocument(t *testing.T) {
 	require.Contains(t, body, "/static/lines.js")
 }
 
+// TestDocumentOrigin: a text derived from an attachment names, nearest
+// first, the attachment and the mail it came in, each by its tool; a text
+// file names none.
+func TestDocumentOrigin(t *testing.T) {
+	f := serve(t, testarchive.Derived(t))
+	root, _ := f.page(t, "/doc/"+f.sha(t, "mail.eml/receipt.pdf"))
+	lists := all(root, func(n *html.Node) bool { c, _ := attr(n, "class"); return n.Data == "ol" && c == "origins" })
+	require.Len(t, lists, 1)
+	var steps []string
+	for _, li := range all(lists[0], tag("li")) {
+		steps = append(steps, textOf(li))
+	}
+	require.Len(t, steps, 2)
+	require.Regexp(t, `^pdf [0-9a-f]{64}, by pdftotext 24.02.0$`, steps[0])
+	require.Regexp(t, `^email [0-9a-f]{64}, part receipt.pdf, by chronicle-mail 1$`, steps[1])
+
+	plain := newFixture(t)
+	_, body := plain.page(t, "/doc/"+plain.sha(t, alice))
+	require.NotContains(t, body, "Derived from")
+}
+
 func TestDocumentPaging(t *testing.T) {
 	f := newFixture(t)
 	sha := f.sha(t, "big.txt")

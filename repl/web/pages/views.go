@@ -126,6 +126,7 @@ type lineView struct {
 type docData struct {
 	Doc           commands.Doc
 	Label         string
+	Origins       []originView // what the text was derived from, nearest first
 	Lines         []lineView
 	From, To      int
 	Prev, Next    string
@@ -134,6 +135,12 @@ type docData struct {
 	Receipts      []receiptView
 	Highlights    int
 	HighlightsOff int
+}
+
+// originView is one step from a derived text up to the file ingested:
+// the original (its kind and digest), the part of it, and the tool.
+type originView struct {
+	Kind, SHA256, Part, Tool string
 }
 
 // parseHighlights reads a document link's hl parameter ("START-END,...").
@@ -221,6 +228,14 @@ func (h *handler) doc(w http.ResponseWriter, r *http.Request) {
 			return db.ErrUnknownDoc // a name that looks like a digest
 		}
 		d.Doc, d.Label = commands.DocOf(doc), doc.Label()
+		chain, err := a.DerivedFrom(doc.SHA256)
+		if err != nil {
+			return err
+		}
+		for _, dv := range chain {
+			d.Origins = append(d.Origins, originView{Kind: dv.InputKind, SHA256: dv.Input.String(), Part: dv.Part,
+				Tool: dv.Tool.Name + " " + dv.Tool.Version})
+		}
 		if len(d.Lines) > 0 {
 			d.To = d.Lines[len(d.Lines)-1].Number
 		}
