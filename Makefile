@@ -95,7 +95,7 @@ release:
 	out=$(BIN)/release; rm -rf $$out; mkdir -p $$out; \
 	for p in $(PLATFORMS); do \
 		os=$${p%/*}; arch=$${p#*/}; d=$$out/chronicle-$$v-$$os-$$arch; \
-		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags "-s -w $(STAMP)" -o $$d/ ./cmd/chronicle ./cmd/chronicle-mcp ./cmd/chronicle-serve ./cmd/casper-chronicle; \
+		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags "-s -w $(STAMP)" -o $$d/ ./cmd/chronicle ./cmd/chronicle-mcp ./cmd/chronicle-serve ./cmd/chronicle-extract ./cmd/casper-chronicle; \
 		cp LICENSE $$d/; \
 	done; \
 	(cd $$out && find . -type f ! -name SHA256SUMS | LC_ALL=C sort | sed 's|^\./||' | xargs sha256sum > SHA256SUMS); \

@@ -27,7 +27,7 @@ const epoch = "1750000000"
 var chronicleBin string
 
 func TestMain(m *testing.M) {
-	os.Exit(testbin.Main(m, map[string]*string{"chronicle": &chronicleBin}))
+	os.Exit(testbin.Main(m, map[string]*string{"chronicle": &chronicleBin, "chronicle-extract": new(string)}))
 }
 
 // workspace is a temporary directory with the sample stories in samples/,

@@ -34,7 +34,7 @@ const goldenDir = "../../testdata/golden"
 var chronicleBin, casperBin string
 
 func TestMain(m *testing.M) {
-	os.Exit(testbin.Main(m, map[string]*string{"chronicle": &chronicleBin, "casper-chronicle": &casperBin}))
+	os.Exit(testbin.Main(m, map[string]*string{"chronicle": &chronicleBin, "casper-chronicle": &casperBin, "chronicle-extract": new(string)}))
 }
 
 // result is what one run of a binary produced.

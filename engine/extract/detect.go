@@ -54,8 +54,8 @@ func isMbox(data []byte) bool {
 	if i < 0 {
 		return false
 	}
-	line, _ := nextLine(data[i+1:])
-	_, ok := headerName(line)
+	line, _ := NextLine(data[i+1:])
+	_, ok := HeaderName(line)
 	return ok
 }
 
@@ -68,7 +68,7 @@ func isEmail(data []byte) bool {
 	seen := map[string]bool{}
 	first := true
 	for len(data) > 0 {
-		line, rest := nextLine(data)
+		line, rest := NextLine(data)
 		if len(line) == 0 {
 			break
 		}
@@ -77,7 +77,7 @@ func isEmail(data []byte) bool {
 				return false
 			}
 		} else {
-			n, ok := headerName(line)
+			n, ok := HeaderName(line)
 			if !ok {
 				return false
 			}
@@ -91,8 +91,9 @@ func isEmail(data []byte) bool {
 	return len(seen) >= 2
 }
 
-// nextLine splits off one line, without its LF or CRLF.
-func nextLine(data []byte) (line, rest []byte) {
+// NextLine splits off one line, without its LF or CRLF (the MIME scan of
+// package parsers reads lines as Detect does).
+func NextLine(data []byte) (line, rest []byte) {
 	i := bytes.IndexByte(data, '\n')
 	if i < 0 {
 		line, rest = data, nil
@@ -102,9 +103,9 @@ func nextLine(data []byte) (line, rest []byte) {
 	return bytes.TrimSuffix(line, []byte("\r")), rest
 }
 
-// headerName returns the lower-cased name of a "Name: value" line: a name
+// HeaderName returns the lower-cased name of a "Name: value" line: a name
 // of printable ASCII other than ':' then a ':'.
-func headerName(line []byte) (string, bool) {
+func HeaderName(line []byte) (string, bool) {
 	i := bytes.IndexByte(line, ':')
 	if i <= 0 {
 		return "", false

@@ -123,6 +123,21 @@
 // pages in order joined by "\n". Tool is then tesseract with its version,
 // and Options records pdftoppm's version and options first.
 //
+// # Where the parsers run
+//
+// The HTML and mail parsers live in package parsers, which registers them
+// (Register) when linked. Only the chronicle-extract binary links it: the
+// libraries they need cost about a millisecond of package initialisation
+// to every process that links them. Elsewhere Extract sends HTML and
+// mail to chronicle-extract workers beside the executable (Workers, in
+// worker.go: length-prefixed frames on the worker's stdin and stdout; a
+// worker per concurrent extraction, kept between originals). The answer
+// is the same bytes and the same *Error (part, sentinel, message) as in
+// process; a worker that dies or passes Timeout is ErrToolFailed, and a
+// missing binary ErrToolMissing saying to install it beside chronicle.
+// Installed reports the versions the workers report. PDF and mbox stay in
+// process (pdftotext and tesseract are processes anyway).
+//
 // # Limits
 //
 // Options bound each original: Timeout per tool run, MaxText bytes of text,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 )
 
 // Tool is the extractor that derived a text: its name, its exact version
@@ -31,27 +32,51 @@ type Part struct {
 func Extract(ctx context.Context, k Kind, data []byte, opts Options) ([]Part, error) {
 	opts = opts.withDefaults()
 	if opts.Depth > opts.MaxDepth {
-		return nil, fail("", ErrLimit, "originals nested more than %d deep (MaxDepth)", opts.MaxDepth)
+		return nil, Fail("", ErrLimit, "originals nested more than %d deep (MaxDepth)", opts.MaxDepth)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	switch k {
-	case KindHTML:
-		return extractHTML(data, opts)
-	case KindEmail:
-		return extractMail(data, opts)
+	case KindHTML, KindEmail:
+		if parse := registered.Load(); parse != nil {
+			return (*parse)(k, data, opts)
+		}
+		return DefaultWorkers().Extract(ctx, k, data, opts)
 	case KindMbox:
 		return extractMbox(data, opts)
 	case KindPDF:
 		return extractPDF(ctx, data, opts)
 	case KindText:
-		return nil, fail("", ErrMalformed, "plain text is not an original: ingest it as it is")
+		return nil, Fail("", ErrMalformed, "plain text is not an original: ingest it as it is")
 	case KindBinary:
-		return nil, fail("", ErrMalformed, "binary data: not HTML, an email, an mbox, a PDF or UTF-8 text")
+		return nil, Fail("", ErrMalformed, "binary data: not HTML, an email, an mbox, a PDF or UTF-8 text")
 	}
-	return nil, fail("", ErrMalformed, "unknown kind %q", oneLine(string(k)))
+	return nil, Fail("", ErrMalformed, "unknown kind %q", OneLine(string(k)))
 }
+
+// Parse derives the parts of an HTML page or a mail in this process,
+// its Options already defaulted (see Register).
+type Parse func(k Kind, data []byte, opts Options) ([]Part, error)
+
+var registered atomic.Pointer[Parse]
+
+// Register makes Extract parse HTML and mail in this process with fn.
+// Package parsers registers itself when it is linked: into the
+// chronicle-extract binary, and into tests. Without it (the chronicle,
+// chronicle-mcp and chronicle-serve binaries) Extract runs those parsers
+// in chronicle-extract processes beside the executable (Workers): their
+// libraries (enmime, golang.org/x/net/html and what they bring) then cost
+// nothing to the start of every other command, and a parser that crashes
+// on hostile input takes down only its worker.
+func Register(fn Parse) { registered.Store(&fn) }
+
+// The versions of the parsers, bumped whenever the bytes they write for
+// some input would change (see doc.go).
+const (
+	htmlVersion = "1"
+	mailVersion = "1"
+)
 
 // Library versions as in go.mod, for binaries built without module
 // information. Keep them equal to go.mod (TestLibraryVersions checks).
@@ -80,19 +105,27 @@ var buildDeps = sync.OnceValue(func() map[string]string {
 	return deps
 })
 
-// htmlToolVersion is e.g. "1 (golang.org/x/net v0.62.0)".
-func htmlToolVersion() string {
+// HTMLToolVersion is the version of chronicle-html, e.g. "1
+// (golang.org/x/net v0.62.0)".
+func HTMLToolVersion() string {
 	return htmlVersion + " (" + xnetModule + " " + buildDeps()[xnetModule] + ")"
 }
 
-// mailToolVersion is e.g. "1 (enmime v2.3.0, golang.org/x/net v0.62.0)".
 // mboxToolVersion is the version of the mbox splitter (mbox.go): bump it
 // whenever the messages it cuts would differ by a byte.
 const mboxToolVersion = "1"
 
-func mailToolVersion() string {
+// MailToolVersion is the version of chronicle-mail, e.g. "1 (enmime
+// v2.3.0, golang.org/x/net v0.62.0)".
+func MailToolVersion() string {
 	d := buildDeps()
 	return mailVersion + " (enmime " + d[enmimeModule] + ", " + xnetModule + " " + d[xnetModule] + ")"
+}
+
+// ParserVersions are the versions of the parsers linked into this binary
+// (what a worker reports when it starts).
+func ParserVersions() map[string]string {
+	return map[string]string{"chronicle-html": HTMLToolVersion(), "chronicle-mail": MailToolVersion()}
 }
 
 // Installed returns the version of tool name that this build would run
@@ -103,10 +136,13 @@ func mailToolVersion() string {
 func Installed(ctx context.Context, name string) (string, error) {
 	opts := Options{}.withDefaults()
 	switch name {
-	case "chronicle-html":
-		return htmlToolVersion(), nil
-	case "chronicle-mail":
-		return mailToolVersion(), nil
+	case "chronicle-html", "chronicle-mail":
+		if registered.Load() != nil {
+			return ParserVersions()[name], nil
+		}
+		// What the worker beside this executable reports: it, not this
+		// binary, would run the parser.
+		return DefaultWorkers().Version(ctx, name)
 	case "chronicle-mbox":
 		return mboxToolVersion, nil
 	case "pdftotext":
@@ -122,5 +158,5 @@ func Installed(ctx context.Context, name string) (string, error) {
 		}
 		return toolVersion(ctx, opts, path, "tesseract", "--version")
 	}
-	return "", fail("", ErrToolMissing, "no extractor is called %q", name)
+	return "", Fail("", ErrToolMissing, "no extractor is called %q", name)
 }

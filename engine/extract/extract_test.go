@@ -1,4 +1,4 @@
-package extract
+package extract_test
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/casper-chronicle/chronicle/engine/extract"
+	_ "github.com/casper-chronicle/chronicle/engine/extract/parsers"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -32,7 +34,7 @@ func needTools(t *testing.T, tools ...string) {
 	t.Helper()
 	for _, tool := range tools {
 		if _, err := exec.LookPath(tool); err != nil {
-			pkg := debianPackage[tool]
+			pkg := extract.DebianPackage[tool]
 			msg := tool + " not found: apt-get install -y poppler-utils tesseract-ocr tesseract-ocr-ara tesseract-ocr-eng (" + pkg + " has it)"
 			if os.Getenv("CI") != "" {
 				t.Fatal(msg)
@@ -66,42 +68,42 @@ func TestDetect(t *testing.T) {
 	cases := []struct {
 		name string
 		data string
-		want Kind
+		want extract.Kind
 	}{
-		{"a.pdf", "%PDF-1.7\n...", KindPDF},
-		{"x.txt", "%PDF-1.4 binary \x00\xff", KindPDF},
-		{"box", "From alice@example.org Mon Mar  2 10:00:00 2026\nFrom: Alice <a@x>\n\nhi\n", KindMbox},
-		{"letter.txt", "From the start of the year, we saw growth.\nNothing else.\n", KindText},
-		{"m.eml", "From: a@x\r\nTo: b@x\r\nSubject: s\r\n\r\nbody\r\n", KindEmail},
-		{"m.txt", "Received: from x\n\tby y\nMessage-ID: <1@x>\n\nbody", KindEmail},
-		{"one-header.eml", "Subject: only one known header\nX-Other: 1\n\nbody\n", KindText},
-		{"cont-first", " From: a@x\nTo: b@x\n\n", KindText},
-		{"notes.txt", "Note: one\nTo: two\nplain line\n", KindText},
-		{"p.html", "\xef\xbb\xbf  <!DOCTYPE html><html></html>", KindHTML},
-		{"p", "<!-- saved from url=(0014)about:internet -->\n<HTML><body>x</body></HTML>", KindHTML},
-		{"p.txt", "<head><title>t</title></head>", KindHTML},
-		{"p.txt", "<BODY>x", KindHTML},
-		{"frag.htm", "  <p>fragment</p>", KindHTML},
-		{"frag.HTML", "<div>x</div>", KindHTML},
-		{"frag.txt", "<div>x</div>", KindText},
-		{"u16.html", "\xff\xfe<\x00h\x00t\x00m\x00l\x00>\x00", KindHTML},
-		{"bin.html", "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", KindBinary},
-		{"latin1.txt", "caf\xe9\n", KindBinary},
-		{"nul.txt", "a\x00b", KindBinary},
-		{"empty", "", KindText},
-		{"arabic.txt", "مرحبا\n", KindText},
+		{"a.pdf", "%PDF-1.7\n...", extract.KindPDF},
+		{"x.txt", "%PDF-1.4 binary \x00\xff", extract.KindPDF},
+		{"box", "From alice@example.org Mon Mar  2 10:00:00 2026\nFrom: Alice <a@x>\n\nhi\n", extract.KindMbox},
+		{"letter.txt", "From the start of the year, we saw growth.\nNothing else.\n", extract.KindText},
+		{"m.eml", "From: a@x\r\nTo: b@x\r\nSubject: s\r\n\r\nbody\r\n", extract.KindEmail},
+		{"m.txt", "Received: from x\n\tby y\nMessage-ID: <1@x>\n\nbody", extract.KindEmail},
+		{"one-header.eml", "Subject: only one known header\nX-Other: 1\n\nbody\n", extract.KindText},
+		{"cont-first", " From: a@x\nTo: b@x\n\n", extract.KindText},
+		{"notes.txt", "Note: one\nTo: two\nplain line\n", extract.KindText},
+		{"p.html", "\xef\xbb\xbf  <!DOCTYPE html><html></html>", extract.KindHTML},
+		{"p", "<!-- saved from url=(0014)about:internet -->\n<HTML><body>x</body></HTML>", extract.KindHTML},
+		{"p.txt", "<head><title>t</title></head>", extract.KindHTML},
+		{"p.txt", "<BODY>x", extract.KindHTML},
+		{"frag.htm", "  <p>fragment</p>", extract.KindHTML},
+		{"frag.HTML", "<div>x</div>", extract.KindHTML},
+		{"frag.txt", "<div>x</div>", extract.KindText},
+		{"u16.html", "\xff\xfe<\x00h\x00t\x00m\x00l\x00>\x00", extract.KindHTML},
+		{"bin.html", "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", extract.KindBinary},
+		{"latin1.txt", "caf\xe9\n", extract.KindBinary},
+		{"nul.txt", "a\x00b", extract.KindBinary},
+		{"empty", "", extract.KindText},
+		{"arabic.txt", "مرحبا\n", extract.KindText},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			require.Equal(t, c.want, Detect(c.name, []byte(c.data)))
+			require.Equal(t, c.want, extract.Detect(c.name, []byte(c.data)))
 		})
 	}
-	for name, want := range map[string]Kind{
-		"plain.eml": KindEmail, "alternative.eml": KindEmail, "charset.eml": KindEmail,
-		"attachments.eml": KindEmail, "three.mbox": KindMbox, "english.html": KindHTML,
-		"arabic.html": KindHTML, "arabic-1256.html": KindHTML, "english.pdf": KindPDF,
+	for name, want := range map[string]extract.Kind{
+		"plain.eml": extract.KindEmail, "alternative.eml": extract.KindEmail, "charset.eml": extract.KindEmail,
+		"attachments.eml": extract.KindEmail, "three.mbox": extract.KindMbox, "english.html": extract.KindHTML,
+		"arabic.html": extract.KindHTML, "arabic-1256.html": extract.KindHTML, "english.pdf": extract.KindPDF,
 	} {
-		require.Equal(t, want, Detect(name, readFile(t, name)), name)
+		require.Equal(t, want, extract.Detect(name, readFile(t, name)), name)
 	}
 }
 
@@ -110,30 +112,30 @@ func TestDetect(t *testing.T) {
 func TestGolden(t *testing.T) {
 	cases := []struct {
 		file  string
-		kind  Kind
+		kind  extract.Kind
 		tool  string
 		tools []string
 	}{
-		{"english.html", KindHTML, "chronicle-html", nil},
-		{"arabic.html", KindHTML, "chronicle-html", nil},
-		{"arabic-1256.html", KindHTML, "chronicle-html", nil},
-		{"plain.eml", KindEmail, "chronicle-mail", nil},
-		{"alternative.eml", KindEmail, "chronicle-mail", nil},
-		{"htmlonly.eml", KindEmail, "chronicle-mail", nil},
-		{"charset.eml", KindEmail, "chronicle-mail", nil},
-		{"attachments.eml", KindEmail, "chronicle-mail", nil},
-		{"english.pdf", KindPDF, "pdftotext", []string{"pdftotext"}},
-		{"arabic.pdf", KindPDF, "pdftotext", []string{"pdftotext"}},
-		{"encrypted-nopassword.pdf", KindPDF, "pdftotext", []string{"pdftotext"}},
+		{"english.html", extract.KindHTML, "chronicle-html", nil},
+		{"arabic.html", extract.KindHTML, "chronicle-html", nil},
+		{"arabic-1256.html", extract.KindHTML, "chronicle-html", nil},
+		{"plain.eml", extract.KindEmail, "chronicle-mail", nil},
+		{"alternative.eml", extract.KindEmail, "chronicle-mail", nil},
+		{"htmlonly.eml", extract.KindEmail, "chronicle-mail", nil},
+		{"charset.eml", extract.KindEmail, "chronicle-mail", nil},
+		{"attachments.eml", extract.KindEmail, "chronicle-mail", nil},
+		{"english.pdf", extract.KindPDF, "pdftotext", []string{"pdftotext"}},
+		{"arabic.pdf", extract.KindPDF, "pdftotext", []string{"pdftotext"}},
+		{"encrypted-nopassword.pdf", extract.KindPDF, "pdftotext", []string{"pdftotext"}},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {
 			needTools(t, c.tools...)
 			data := readFile(t, c.file)
-			require.Equal(t, c.kind, Detect(c.file, data))
-			parts, err := Extract(context.Background(), c.kind, data, Options{})
+			require.Equal(t, c.kind, extract.Detect(c.file, data))
+			parts, err := extract.Extract(context.Background(), c.kind, data, extract.Options{})
 			require.NoError(t, err)
-			again, err := Extract(context.Background(), c.kind, data, Options{})
+			again, err := extract.Extract(context.Background(), c.kind, data, extract.Options{})
 			require.NoError(t, err)
 			require.Equal(t, parts, again, "same input, same tool: same bytes")
 			require.NotEmpty(t, parts)
@@ -156,15 +158,15 @@ func TestGolden(t *testing.T) {
 }
 
 func TestToolRecords(t *testing.T) {
-	parts, err := Extract(context.Background(), KindHTML, readFile(t, "arabic-1256.html"), Options{})
+	parts, err := extract.Extract(context.Background(), extract.KindHTML, readFile(t, "arabic-1256.html"), extract.Options{})
 	require.NoError(t, err)
-	require.Equal(t, Tool{Name: "chronicle-html", Version: "1 (golang.org/x/net " + xnetVersion + ")", Options: []string{"charset=windows-1256"}}, parts[0].Tool)
-	parts, err = Extract(context.Background(), KindEmail, readFile(t, "plain.eml"), Options{})
+	require.Equal(t, extract.Tool{Name: "chronicle-html", Version: "1 (golang.org/x/net " + extract.XnetVersion + ")", Options: []string{"charset=windows-1256"}}, parts[0].Tool)
+	parts, err = extract.Extract(context.Background(), extract.KindEmail, readFile(t, "plain.eml"), extract.Options{})
 	require.NoError(t, err)
-	require.Equal(t, Tool{Name: "chronicle-mail", Version: "1 (enmime " + enmimeVersion + ", golang.org/x/net " + xnetVersion + ")", Options: []string{}}, parts[0].Tool)
+	require.Equal(t, extract.Tool{Name: "chronicle-mail", Version: "1 (enmime " + extract.EnmimeVersion + ", golang.org/x/net " + extract.XnetVersion + ")", Options: []string{}}, parts[0].Tool)
 
 	needTools(t, "pdftotext")
-	parts, err = Extract(context.Background(), KindPDF, readFile(t, "english.pdf"), Options{})
+	parts, err = extract.Extract(context.Background(), extract.KindPDF, readFile(t, "english.pdf"), extract.Options{})
 	require.NoError(t, err)
 	out, _ := exec.Command("pdftotext", "-v").CombinedOutput()
 	require.Contains(t, string(out), "pdftotext version "+parts[0].Tool.Version+"\n")
@@ -175,20 +177,20 @@ func TestToolRecords(t *testing.T) {
 func TestLibraryVersions(t *testing.T) {
 	mod, err := os.ReadFile(filepath.Join("..", "..", "go.mod"))
 	require.NoError(t, err)
-	require.Contains(t, string(mod), enmimeModule+" "+enmimeVersion+"\n")
-	require.Contains(t, string(mod), xnetModule+" "+xnetVersion+"\n")
-	require.Equal(t, enmimeVersion, buildDeps()[enmimeModule])
-	require.Equal(t, xnetVersion, buildDeps()[xnetModule])
+	require.Contains(t, string(mod), extract.EnmimeModule+" "+extract.EnmimeVersion+"\n")
+	require.Contains(t, string(mod), extract.XnetModule+" "+extract.XnetVersion+"\n")
+	require.Equal(t, extract.EnmimeVersion, extract.BuildDeps()[extract.EnmimeModule])
+	require.Equal(t, extract.XnetVersion, extract.BuildDeps()[extract.XnetModule])
 }
 
 func TestNestingWithinLimit(t *testing.T) {
-	parts, err := Extract(context.Background(), KindEmail, nested(8), Options{})
+	parts, err := extract.Extract(context.Background(), extract.KindEmail, nested(8), extract.Options{})
 	require.NoError(t, err)
 	require.Equal(t, "From: a@x\nTo: b@x\nSubject: deep\n\ndeep text\n", string(parts[0].Text))
 }
 
 func TestMailParts(t *testing.T) {
-	parts, err := Extract(context.Background(), KindEmail, readFile(t, "attachments.eml"), Options{})
+	parts, err := extract.Extract(context.Background(), extract.KindEmail, readFile(t, "attachments.eml"), extract.Options{})
 	require.NoError(t, err)
 	require.Len(t, parts, 4)
 	require.Equal(t, "invoice.pdf", parts[1].Path)
@@ -198,8 +200,8 @@ func TestMailParts(t *testing.T) {
 
 	require.Equal(t, "bank_notice.eml", parts[2].Path, "the / of bank/notice.eml is sanitised")
 	require.Equal(t, "message/rfc822", parts[2].ContentType)
-	require.Equal(t, KindEmail, Detect(parts[2].Path, parts[2].Original))
-	inner, err := Extract(context.Background(), KindEmail, parts[2].Original, Options{Depth: 1})
+	require.Equal(t, extract.KindEmail, extract.Detect(parts[2].Path, parts[2].Original))
+	inner, err := extract.Extract(context.Background(), extract.KindEmail, parts[2].Original, extract.Options{Depth: 1})
 	require.NoError(t, err)
 	require.Equal(t, "From: Bank <notice@bank.example>\nTo: Grace <grace@example.org>\nDate: Thu, 5 Mar 2026 11:00:00 +0000\nSubject: Transfer received\nMessage-ID: <bank-7@bank.example>\n\nWe received 1,200 EUR.\n", string(inner[0].Text))
 
@@ -208,40 +210,16 @@ func TestMailParts(t *testing.T) {
 	require.True(t, bytes.HasPrefix(parts[3].Original, []byte("\x89PNG\r\n\x1a\n")))
 }
 
-func TestSanitizeName(t *testing.T) {
-	long := strings.Repeat("ع", 150) // 300 bytes
-	cases := map[string]string{
-		"invoice.pdf":            "invoice.pdf",
-		"../../etc/passwd":       ".._.._etc_passwd",
-		"a\\b":                   "a_b",
-		"tab\there\x00nul":       "tabherenul",
-		"..":                     "",
-		" . ":                    "",
-		"bad\xffutf8":            "bad_utf8",
-		long:                     strings.Repeat("ع", 100),
-		"\u0085next\u009bc":      "nextc",
-		"invoice\u202egpj.exe":   "invoicegpj.exe",
-		"\u2067فاتورة\u2069.pdf": "فاتورة.pdf",
-	}
-	for in, want := range cases {
-		require.Equal(t, want, sanitizeName(in), "%q", in)
-	}
-	used := map[string]bool{}
-	require.Equal(t, "a.pdf", uniqueName("a.pdf", used))
-	require.Equal(t, "a.pdf (2)", uniqueName("a.pdf", used))
-	require.Equal(t, "a.pdf (3)", uniqueName("a.pdf", used))
-}
-
 func TestMbox(t *testing.T) {
 	data := readFile(t, "three.mbox")
-	parts, err := Extract(context.Background(), KindMbox, data, Options{})
+	parts, err := extract.Extract(context.Background(), extract.KindMbox, data, extract.Options{})
 	require.NoError(t, err)
 	require.Len(t, parts, 3)
 	for i, p := range parts {
 		require.Equal(t, []string{"message-0001", "message-0002", "message-0003"}[i], p.Path)
 		require.Equal(t, "message/rfc822", p.ContentType)
 		require.Nil(t, p.Text)
-		require.Equal(t, KindEmail, Detect(p.Path, p.Original))
+		require.Equal(t, extract.KindEmail, extract.Detect(p.Path, p.Original))
 		require.True(t, bytes.HasPrefix(p.Original, []byte("From: ")))
 		require.True(t, bytes.HasSuffix(p.Original, []byte(".\n")), "the separating empty line is not part of %s", p.Path)
 	}
@@ -249,13 +227,13 @@ func TestMbox(t *testing.T) {
 	require.Contains(t, string(parts[1].Original), "\nFrom inside the body, not after an empty line.\n")
 
 	crlf := bytes.ReplaceAll(data, []byte("\n"), []byte("\r\n"))
-	parts2, err := Extract(context.Background(), KindMbox, crlf, Options{})
+	parts2, err := extract.Extract(context.Background(), extract.KindMbox, crlf, extract.Options{})
 	require.NoError(t, err)
 	require.Len(t, parts2, 3)
 	require.Equal(t, bytes.ReplaceAll(parts[2].Original, []byte("\n"), []byte("\r\n")), parts2[2].Original)
 
 	// The messages extract in turn.
-	text, err := Extract(context.Background(), KindEmail, parts[2].Original, Options{Depth: 1})
+	text, err := extract.Extract(context.Background(), extract.KindEmail, parts[2].Original, extract.Options{Depth: 1})
 	require.NoError(t, err)
 	require.Equal(t, "From: Carol <carol@example.org>\nTo: Bob <bob@example.org>\nDate: Mon, 2 Mar 2026 12:00:00 +0000\nSubject: third\n\nThree.\n", string(text[0].Text))
 }
@@ -303,44 +281,44 @@ func TestHostile(t *testing.T) {
 	png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01")
 	cases := []struct {
 		name  string
-		kind  Kind
+		kind  extract.Kind
 		data  []byte
-		opts  Options
+		opts  extract.Options
 		want  error
 		msg   string // a part of the message
 		tools []string
 	}{
-		{"binary named .html", KindHTML, png, Options{}, ErrMalformed, "not valid UTF-8 at byte 0", nil},
-		{"NUL in html", KindHTML, []byte("<html><body>a\x00b</body></html>"), Options{}, ErrMalformed, "NUL byte at byte 13", nil},
-		{"invalid UTF-8 in html", KindHTML, []byte("<p>caf\xe9</p>"), Options{}, ErrMalformed, "at byte 6", nil},
-		{"unknown html charset", KindHTML, []byte(`<html><head><meta charset="x-klingon"></head><body>x</body></html>`), Options{}, ErrCharset, `unknown charset "x-klingon"`, nil},
-		{"html text over MaxText", KindHTML, []byte("<p>" + strings.Repeat("word ", 100) + "</p>"), Options{MaxText: 50}, ErrLimit, "MaxText", nil},
-		{"50 MB base64 part", KindEmail, bigBase64(50 << 20), Options{MaxExpanded: 1 << 20}, ErrLimit, "MaxExpanded", nil},
-		{"too many parts", KindEmail, manyParts(20), Options{MaxParts: 10}, ErrLimit, "more than 10 parts (MaxParts)", nil},
-		{"deep nesting", KindEmail, nested(9), Options{}, ErrLimit, "nested more than 8 deep", nil},
-		{"5000-deep nesting, refused before parsing", KindEmail, nested(5000), Options{}, ErrLimit, "nested more than 8 deep", nil},
-		{"depth of originals", KindEmail, readFile(t, "plain.eml"), Options{Depth: 9}, ErrLimit, "MaxDepth", nil},
-		{"unknown mail charset", KindEmail, readFile(t, "unknown-charset.eml"), Options{}, ErrCharset, `unknown charset "x-no-such-charset"`, nil},
-		{"malformed mime", KindEmail, readFile(t, "malformed.eml"), Options{}, ErrMalformed, "malformed MIME", nil},
-		{"8-bit body without charset", KindEmail, []byte("From: a@x\nTo: b@x\n\ncaf\xe9\n"), Options{}, ErrCharset, "declares no charset", nil},
-		{"bad base64 attachment", KindEmail, []byte("From: a@x\nTo: b@x\nMIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=m\n\n--m\nContent-Type: application/pdf\nContent-Disposition: attachment; filename=\"x.pdf\"\nContent-Transfer-Encoding: base64\n\n!!!!\n--m--\n"), Options{}, ErrMalformed, "attachment x.pdf: invalid base64", nil},
-		{"too many mbox messages", KindMbox, bytes.Repeat([]byte("From a\nSubject: x\n\nbody\n\n"), 5), Options{MaxParts: 4}, ErrLimit, "message-0005: more than 4 parts", nil},
-		{"not an mbox", KindMbox, []byte("Subject: x\n\n"), Options{}, ErrMalformed, "must start", nil},
-		{"text is not an original", KindText, []byte("hello"), Options{}, ErrMalformed, "ingest it as it is", nil},
-		{"binary", KindBinary, png, Options{}, ErrMalformed, "binary data", nil},
-		{"truncated pdf", KindPDF, readFile(t, "truncated.pdf"), Options{}, ErrMalformed, "truncated", []string{"pdftotext"}},
-		{"cut pdf with an %%EOF", KindPDF, append(readFile(t, "truncated.pdf")[:2000], "\n%%EOF\n"...), Options{}, ErrMalformed, "pdftotext cannot open the PDF", []string{"pdftotext"}},
-		{"encrypted pdf", KindPDF, readFile(t, "encrypted.pdf"), Options{}, ErrEncrypted, "the PDF is encrypted", []string{"pdftotext"}},
-		{"image-only pdf", KindPDF, readFile(t, "scan.pdf"), Options{}, ErrNoTextLayer, "no text layer; OCR not run (use --ocr)", []string{"pdftotext"}},
-		{"pdf text over MaxText", KindPDF, readFile(t, "english.pdf"), Options{MaxText: 10}, ErrLimit, "MaxText", []string{"pdftotext"}},
+		{"binary named .html", extract.KindHTML, png, extract.Options{}, extract.ErrMalformed, "not valid UTF-8 at byte 0", nil},
+		{"NUL in html", extract.KindHTML, []byte("<html><body>a\x00b</body></html>"), extract.Options{}, extract.ErrMalformed, "NUL byte at byte 13", nil},
+		{"invalid UTF-8 in html", extract.KindHTML, []byte("<p>caf\xe9</p>"), extract.Options{}, extract.ErrMalformed, "at byte 6", nil},
+		{"unknown html charset", extract.KindHTML, []byte(`<html><head><meta charset="x-klingon"></head><body>x</body></html>`), extract.Options{}, extract.ErrCharset, `unknown charset "x-klingon"`, nil},
+		{"html text over MaxText", extract.KindHTML, []byte("<p>" + strings.Repeat("word ", 100) + "</p>"), extract.Options{MaxText: 50}, extract.ErrLimit, "MaxText", nil},
+		{"50 MB base64 part", extract.KindEmail, bigBase64(50 << 20), extract.Options{MaxExpanded: 1 << 20}, extract.ErrLimit, "MaxExpanded", nil},
+		{"too many parts", extract.KindEmail, manyParts(20), extract.Options{MaxParts: 10}, extract.ErrLimit, "more than 10 parts (MaxParts)", nil},
+		{"deep nesting", extract.KindEmail, nested(9), extract.Options{}, extract.ErrLimit, "nested more than 8 deep", nil},
+		{"5000-deep nesting, refused before parsing", extract.KindEmail, nested(5000), extract.Options{}, extract.ErrLimit, "nested more than 8 deep", nil},
+		{"depth of originals", extract.KindEmail, readFile(t, "plain.eml"), extract.Options{Depth: 9}, extract.ErrLimit, "MaxDepth", nil},
+		{"unknown mail charset", extract.KindEmail, readFile(t, "unknown-charset.eml"), extract.Options{}, extract.ErrCharset, `unknown charset "x-no-such-charset"`, nil},
+		{"malformed mime", extract.KindEmail, readFile(t, "malformed.eml"), extract.Options{}, extract.ErrMalformed, "malformed MIME", nil},
+		{"8-bit body without charset", extract.KindEmail, []byte("From: a@x\nTo: b@x\n\ncaf\xe9\n"), extract.Options{}, extract.ErrCharset, "declares no charset", nil},
+		{"bad base64 attachment", extract.KindEmail, []byte("From: a@x\nTo: b@x\nMIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=m\n\n--m\nContent-Type: application/pdf\nContent-Disposition: attachment; filename=\"x.pdf\"\nContent-Transfer-Encoding: base64\n\n!!!!\n--m--\n"), extract.Options{}, extract.ErrMalformed, "attachment x.pdf: invalid base64", nil},
+		{"too many mbox messages", extract.KindMbox, bytes.Repeat([]byte("From a\nSubject: x\n\nbody\n\n"), 5), extract.Options{MaxParts: 4}, extract.ErrLimit, "message-0005: more than 4 parts", nil},
+		{"not an mbox", extract.KindMbox, []byte("Subject: x\n\n"), extract.Options{}, extract.ErrMalformed, "must start", nil},
+		{"text is not an original", extract.KindText, []byte("hello"), extract.Options{}, extract.ErrMalformed, "ingest it as it is", nil},
+		{"binary", extract.KindBinary, png, extract.Options{}, extract.ErrMalformed, "binary data", nil},
+		{"truncated pdf", extract.KindPDF, readFile(t, "truncated.pdf"), extract.Options{}, extract.ErrMalformed, "truncated", []string{"pdftotext"}},
+		{"cut pdf with an %%EOF", extract.KindPDF, append(readFile(t, "truncated.pdf")[:2000], "\n%%EOF\n"...), extract.Options{}, extract.ErrMalformed, "pdftotext cannot open the PDF", []string{"pdftotext"}},
+		{"encrypted pdf", extract.KindPDF, readFile(t, "encrypted.pdf"), extract.Options{}, extract.ErrEncrypted, "the PDF is encrypted", []string{"pdftotext"}},
+		{"image-only pdf", extract.KindPDF, readFile(t, "scan.pdf"), extract.Options{}, extract.ErrNoTextLayer, "no text layer; OCR not run (use --ocr)", []string{"pdftotext"}},
+		{"pdf text over MaxText", extract.KindPDF, readFile(t, "english.pdf"), extract.Options{MaxText: 10}, extract.ErrLimit, "MaxText", []string{"pdftotext"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			needTools(t, c.tools...)
-			parts, err := Extract(context.Background(), c.kind, c.data, c.opts)
+			parts, err := extract.Extract(context.Background(), c.kind, c.data, c.opts)
 			require.Error(t, err)
 			require.Nil(t, parts)
-			var e *Error
+			var e *extract.Error
 			require.True(t, errors.As(err, &e), "%T %v", err, err)
 			require.ErrorIs(t, err, c.want)
 			require.NotContains(t, err.Error(), "\n")
@@ -359,8 +337,8 @@ func fakeTool(t *testing.T, name, script string) {
 
 func TestToolMissing(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
-	_, err := Extract(context.Background(), KindPDF, readFile(t, "english.pdf"), Options{})
-	require.ErrorIs(t, err, ErrToolMissing)
+	_, err := extract.Extract(context.Background(), extract.KindPDF, readFile(t, "english.pdf"), extract.Options{})
+	require.ErrorIs(t, err, extract.ErrToolMissing)
 	require.Equal(t, "pdftotext not found; install poppler-utils (apt install poppler-utils)", err.Error())
 }
 
@@ -371,18 +349,18 @@ func TestToolTimeoutAndCrash(t *testing.T) {
 	sleep, err := exec.LookPath("sleep")
 	require.NoError(t, err)
 	fakeTool(t, "pdftotext", "if [ \"$1\" = -v ]; then echo 'pdftotext version 0.0.1' >&2; exit 0; fi\nexec "+sleep+" 5\n")
-	_, err = Extract(context.Background(), KindPDF, readFile(t, "english.pdf"), Options{Timeout: 300 * time.Millisecond})
-	require.ErrorIs(t, err, ErrToolFailed)
+	_, err = extract.Extract(context.Background(), extract.KindPDF, readFile(t, "english.pdf"), extract.Options{Timeout: 300 * time.Millisecond})
+	require.ErrorIs(t, err, extract.ErrToolFailed)
 	require.Contains(t, err.Error(), "pdftotext took longer than 300ms (Timeout)")
 
 	fakeTool(t, "pdftotext", "if [ \"$1\" = -v ]; then echo 'pdftotext version 0.0.1' >&2; exit 0; fi\necho 'Internal Error: boom' >&2\nexit 99\n")
-	_, err = Extract(context.Background(), KindPDF, readFile(t, "english.pdf"), Options{})
-	require.ErrorIs(t, err, ErrToolFailed)
+	_, err = extract.Extract(context.Background(), extract.KindPDF, readFile(t, "english.pdf"), extract.Options{})
+	require.ErrorIs(t, err, extract.ErrToolFailed)
 	require.Equal(t, "pdftotext failed (exit status 99): Internal Error: boom", err.Error())
 
 	fakeTool(t, "pdftotext", "if [ \"$1\" = -v ]; then echo 'pdftotext version 0.0.1' >&2; exit 0; fi\nprintf 'bad \\377 text'\n")
-	_, err = Extract(context.Background(), KindPDF, readFile(t, "english.pdf"), Options{})
-	require.ErrorIs(t, err, ErrToolFailed)
+	_, err = extract.Extract(context.Background(), extract.KindPDF, readFile(t, "english.pdf"), extract.Options{})
+	require.ErrorIs(t, err, extract.ErrToolFailed)
 	require.Contains(t, err.Error(), "invalid UTF-8")
 }
 
@@ -390,7 +368,7 @@ func TestOCR(t *testing.T) {
 	needTools(t, "pdftotext", "pdftoppm", "tesseract")
 	needLangs(t, "eng", "ara")
 	data := readFile(t, "scan.pdf")
-	parts, err := Extract(context.Background(), KindPDF, data, Options{OCR: true})
+	parts, err := extract.Extract(context.Background(), extract.KindPDF, data, extract.Options{OCR: true})
 	require.NoError(t, err)
 	require.Len(t, parts, 1)
 	tool := parts[0].Tool
@@ -404,7 +382,7 @@ func TestOCR(t *testing.T) {
 	require.Contains(t, text, "Invoice")
 	require.Contains(t, text, "Alice paid Bob 1,200 EUR on 2 March 2026.\n")
 	require.Contains(t, text, "Second paragraph: the balance is zero.\n")
-	again, err := Extract(context.Background(), KindPDF, data, Options{OCR: true})
+	again, err := extract.Extract(context.Background(), extract.KindPDF, data, extract.Options{OCR: true})
 	require.NoError(t, err)
 	require.Equal(t, parts, again, "OCR is deterministic for one tesseract version")
 }
@@ -412,15 +390,15 @@ func TestOCR(t *testing.T) {
 func TestContextCanceled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := Extract(ctx, KindHTML, []byte("<p>x</p>"), Options{})
+	_, err := extract.Extract(ctx, extract.KindHTML, []byte("<p>x</p>"), extract.Options{})
 	require.ErrorIs(t, err, context.Canceled)
 }
 
 func TestErrorMessages(t *testing.T) {
-	require.Equal(t, "attachment invoice.pdf: the PDF is encrypted", (&Error{Part: "invoice.pdf", Err: ErrEncrypted}).Error())
-	require.Equal(t, "message-0002: no text layer; OCR not run (use --ocr)", (&Error{Part: "message-0002", Err: ErrNoTextLayer}).Error())
-	require.Equal(t, "the PDF is encrypted", (&Error{Err: ErrEncrypted}).Error())
-	require.Equal(t, "pdftotext said: x", (&Error{Err: errors.New("pdftotext said: x\nmore\n")}).Error())
+	require.Equal(t, "attachment invoice.pdf: the PDF is encrypted", (&extract.Error{Part: "invoice.pdf", Err: extract.ErrEncrypted}).Error())
+	require.Equal(t, "message-0002: no text layer; OCR not run (use --ocr)", (&extract.Error{Part: "message-0002", Err: extract.ErrNoTextLayer}).Error())
+	require.Equal(t, "the PDF is encrypted", (&extract.Error{Err: extract.ErrEncrypted}).Error())
+	require.Equal(t, "pdftotext said: x", (&extract.Error{Err: errors.New("pdftotext said: x\nmore\n")}).Error())
 }
 
 // TestMailBodyCharsets: the charset rules of the body, one case each.
@@ -438,7 +416,7 @@ func TestMailBodyCharsets(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			parts, err := Extract(context.Background(), KindEmail, []byte(c.msg), Options{})
+			parts, err := extract.Extract(context.Background(), extract.KindEmail, []byte(c.msg), extract.Options{})
 			require.NoError(t, err)
 			require.Equal(t, "From: a@x\nTo: b@x\n\n"+c.want+"\n", string(parts[0].Text))
 		})

@@ -1,27 +1,29 @@
-package extract
+package extract_test
 
 import (
 	"context"
 	"errors"
+	"github.com/casper-chronicle/chronicle/engine/extract"
+	_ "github.com/casper-chronicle/chronicle/engine/extract/parsers"
 	"strings"
 	"testing"
 	"unicode/utf8"
 )
 
 // fuzzOptions keep one fuzz input cheap.
-var fuzzOptions = Options{MaxText: 1 << 20, MaxParts: 50, MaxExpanded: 4 << 20}
+var fuzzOptions = extract.Options{MaxText: 1 << 20, MaxParts: 50, MaxExpanded: 4 << 20}
 
 // checkResult: an *Error with a sentinel and one line, or valid UTF-8
 // text and clean part paths; never both, never neither.
-func checkResult(t *testing.T, parts []Part, err error) {
+func checkResult(t *testing.T, parts []extract.Part, err error) {
 	t.Helper()
 	if err != nil {
-		var e *Error
+		var e *extract.Error
 		if !errors.As(err, &e) {
 			t.Fatalf("error %T is not an *Error: %v", err, err)
 		}
 		found := false
-		for _, s := range []error{ErrToolMissing, ErrEncrypted, ErrNoTextLayer, ErrMalformed, ErrCharset, ErrLimit, ErrToolFailed} {
+		for _, s := range []error{extract.ErrToolMissing, extract.ErrEncrypted, extract.ErrNoTextLayer, extract.ErrMalformed, extract.ErrCharset, extract.ErrLimit, extract.ErrToolFailed} {
 			found = found || errors.Is(err, s)
 		}
 		if !found {
@@ -63,16 +65,16 @@ func FuzzDetect(f *testing.F) {
 	f.Add("m.eml", []byte("From: a@x\nTo: b@x\n\nbody\n"))
 	f.Add("box", []byte("From a\nSubject: s\n\nx\n"))
 	f.Fuzz(func(t *testing.T, name string, data []byte) {
-		k := Detect(name, data)
+		k := extract.Detect(name, data)
 		switch k {
-		case KindText, KindHTML, KindEmail, KindMbox, KindPDF, KindBinary:
+		case extract.KindText, extract.KindHTML, extract.KindEmail, extract.KindMbox, extract.KindPDF, extract.KindBinary:
 		default:
 			t.Fatalf("unknown kind %q", k)
 		}
-		if k == KindText && (!utf8.Valid(data) || strings.ContainsRune(string(data), 0)) {
+		if k == extract.KindText && (!utf8.Valid(data) || strings.ContainsRune(string(data), 0)) {
 			t.Fatal("text that is not valid UTF-8 without NUL")
 		}
-		if Detect(name, data) != k {
+		if extract.Detect(name, data) != k {
 			t.Fatal("Detect is not deterministic")
 		}
 	})
@@ -81,7 +83,7 @@ func FuzzDetect(f *testing.F) {
 func FuzzHTML(f *testing.F) {
 	f.Add([]byte("<html><head><title>t</title></head><body><p>a&amp;b</p><pre>\n x\n</pre></body></html>"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		parts, err := Extract(context.Background(), KindHTML, data, fuzzOptions)
+		parts, err := extract.Extract(context.Background(), extract.KindHTML, data, fuzzOptions)
 		checkResult(t, parts, err)
 	})
 }
@@ -89,11 +91,11 @@ func FuzzHTML(f *testing.F) {
 func FuzzMail(f *testing.F) {
 	f.Add([]byte("From: a@x\nTo: b@x\nSubject: =?utf-8?q?caf=C3=A9?=\n\nbody\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		parts, err := Extract(context.Background(), KindEmail, data, fuzzOptions)
+		parts, err := extract.Extract(context.Background(), extract.KindEmail, data, fuzzOptions)
 		checkResult(t, parts, err)
 		if err == nil {
 			// The same bytes again: the same parts.
-			again, err := Extract(context.Background(), KindEmail, data, fuzzOptions)
+			again, err := extract.Extract(context.Background(), extract.KindEmail, data, fuzzOptions)
 			if err != nil || len(again) != len(parts) || string(again[0].Text) != string(parts[0].Text) {
 				t.Fatal("not deterministic")
 			}

@@ -1,10 +1,12 @@
 package extract
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Defaults of Options; a zero field means its default.
@@ -70,14 +72,14 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	msg := oneLine(e.Err.Error())
+	msg := OneLine(e.Err.Error())
 	switch {
 	case e.Part == "":
 		return msg
 	case strings.HasPrefix(e.Part, "message-"):
 		return e.Part + ": " + msg
 	default:
-		return "attachment " + oneLine(e.Part) + ": " + msg
+		return "attachment " + OneLine(e.Part) + ": " + msg
 	}
 }
 
@@ -94,13 +96,14 @@ type detail struct {
 func (d *detail) Error() string { return d.msg }
 func (d *detail) Unwrap() error { return d.sentinel }
 
-// fail builds an *Error for part wrapping sentinel with a formatted message.
-func fail(part string, sentinel error, format string, args ...any) *Error {
+// Fail builds an *Error for part wrapping sentinel with a formatted
+// message.
+func Fail(part string, sentinel error, format string, args ...any) *Error {
 	return &Error{Part: part, Err: &detail{sentinel: sentinel, msg: fmt.Sprintf(format, args...)}}
 }
 
-// oneLine keeps a message on one line (tool output may hold several).
-func oneLine(s string) string {
+// OneLine keeps a message on one line (tool output may hold several).
+func OneLine(s string) string {
 	s = strings.TrimSpace(s)
 	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
 		s = strings.TrimSpace(s[:i])
@@ -108,32 +111,63 @@ func oneLine(s string) string {
 	return s
 }
 
-// budget counts the parts and decoded bytes of one original.
-type budget struct {
+// Budget counts the parts and decoded bytes of one original against its
+// Options (the parsers keep one per original).
+type Budget struct {
 	opts     Options
 	parts    int
 	expanded int64
 }
 
-func (b *budget) addPart(path string) error {
+func (b *Budget) AddPart(path string) error {
 	b.parts++
 	if b.parts > b.opts.MaxParts {
-		return fail(path, ErrLimit, "more than %d parts (MaxParts)", b.opts.MaxParts)
+		return Fail(path, ErrLimit, "more than %d parts (MaxParts)", b.opts.MaxParts)
 	}
 	return nil
 }
 
-func (b *budget) addBytes(path string, n int64) error {
+func (b *Budget) AddBytes(path string, n int64) error {
 	b.expanded += n
 	if b.expanded > b.opts.MaxExpanded {
-		return fail(path, ErrLimit, "more than %d decoded bytes in all parts (MaxExpanded)", b.opts.MaxExpanded)
+		return Fail(path, ErrLimit, "more than %d decoded bytes in all parts (MaxExpanded)", b.opts.MaxExpanded)
 	}
 	return nil
 }
 
-func checkText(path string, n int64, opts Options) error {
+// CheckText refuses n bytes of text extracted from one original (or its
+// part path) when they pass opts.MaxText.
+func CheckText(path string, n int64, opts Options) error {
 	if n > opts.MaxText {
-		return fail(path, ErrLimit, "more than %d bytes of extracted text (MaxText)", opts.MaxText)
+		return Fail(path, ErrLimit, "more than %d bytes of extracted text (MaxText)", opts.MaxText)
 	}
 	return nil
+}
+
+// NewBudget starts the count of one original.
+func NewBudget(opts Options) *Budget { return &Budget{opts: opts} }
+
+// NormalizeText turns CRLF and lone CR into LF and makes a non-empty text
+// end with exactly one LF.
+func NormalizeText(t []byte) []byte {
+	t = bytes.ReplaceAll(t, []byte("\r\n"), []byte("\n"))
+	t = bytes.ReplaceAll(t, []byte("\r"), []byte("\n"))
+	t = bytes.TrimRight(t, "\n")
+	if len(t) == 0 {
+		return []byte{}
+	}
+	return append(t, '\n')
+}
+
+// InvalidAt is the offset of the first byte that is not valid UTF-8, -1
+// when all are.
+func InvalidAt(data []byte) int {
+	for i := 0; i < len(data); {
+		r, n := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return i
+		}
+		i += n
+	}
+	return -1
 }

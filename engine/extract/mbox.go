@@ -13,9 +13,9 @@ import (
 // bytes, and undoing a quote that was not one would change the evidence.
 func extractMbox(data []byte, opts Options) ([]Part, error) {
 	if !bytes.HasPrefix(data, []byte("From ")) {
-		return nil, fail("", ErrMalformed, "an mbox must start with a \"From \" line")
+		return nil, Fail("", ErrMalformed, "an mbox must start with a \"From \" line")
 	}
-	b := &budget{opts: opts}
+	b := NewBudget(opts)
 	var parts []Part
 	rest := data
 	for len(rest) > 0 {
@@ -28,10 +28,10 @@ func extractMbox(data []byte, opts Options) ([]Part, error) {
 		end, next := nextSeparator(body)
 		msg := body[:end]
 		path := fmt.Sprintf("message-%04d", len(parts)+1)
-		if err := b.addPart(path); err != nil {
+		if err := b.AddPart(path); err != nil {
 			return nil, err
 		}
-		if err := b.addBytes(path, int64(len(msg))); err != nil {
+		if err := b.AddBytes(path, int64(len(msg))); err != nil {
 			return nil, err
 		}
 		parts = append(parts, Part{Path: path, Original: bytes.Clone(msg), ContentType: "message/rfc822",
@@ -39,7 +39,7 @@ func extractMbox(data []byte, opts Options) ([]Part, error) {
 		rest = body[next:]
 	}
 	if len(parts) == 0 {
-		return nil, fail("", ErrMalformed, "the mbox holds no message")
+		return nil, Fail("", ErrMalformed, "the mbox holds no message")
 	}
 	return parts, nil
 }

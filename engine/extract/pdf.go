@@ -36,7 +36,7 @@ var bidiControls = strings.NewReplacer("\u202a", "", "\u202b", "", "\u202c", "",
 // postprocessText applies postprocess to valid UTF-8 tool output.
 func postprocessText(out []byte) []byte {
 	s := strings.ReplaceAll(string(out), "\f", "\n")
-	return normalizeText([]byte(bidiControls.Replace(s)))
+	return NormalizeText([]byte(bidiControls.Replace(s)))
 }
 
 // debianPackage names what to install for each tool.
@@ -51,7 +51,7 @@ func lookTool(name string) (string, error) {
 	path, err := exec.LookPath(name)
 	if err != nil {
 		pkg := debianPackage[name]
-		return "", fail("", ErrToolMissing, "%s not found; install %s (apt install %s)", name, pkg, pkg)
+		return "", Fail("", ErrToolMissing, "%s not found; install %s (apt install %s)", name, pkg, pkg)
 	}
 	return path, nil
 }
@@ -70,10 +70,10 @@ func run(ctx context.Context, opts Options, maxOut int64, env []string, path str
 	cmd.Stderr = &stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
-		return nil, "", fail("", ErrToolFailed, "%s: %v", filepath.Base(path), err)
+		return nil, "", Fail("", ErrToolFailed, "%s: %v", filepath.Base(path), err)
 	}
 	if err := cmd.Start(); err != nil {
-		return nil, "", fail("", ErrToolFailed, "%s did not start: %v", filepath.Base(path), err)
+		return nil, "", Fail("", ErrToolFailed, "%s did not start: %v", filepath.Base(path), err)
 	}
 	out, readErr := io.ReadAll(io.LimitReader(stdout, maxOut+1))
 	tooMuch := int64(len(out)) > maxOut
@@ -83,22 +83,22 @@ func run(ctx context.Context, opts Options, maxOut int64, env []string, path str
 	_, _ = io.Copy(io.Discard, stdout)
 	waitErr := cmd.Wait()
 	name := filepath.Base(path)
-	errLine := oneLine(stderr.String())
+	errLine := OneLine(stderr.String())
 	switch {
 	case tooMuch:
-		return nil, errLine, fail("", ErrLimit, "%s wrote more than %d bytes of text (MaxText)", name, maxOut)
+		return nil, errLine, Fail("", ErrLimit, "%s wrote more than %d bytes of text (MaxText)", name, maxOut)
 	case ctx.Err() == context.DeadlineExceeded:
-		return nil, errLine, fail("", ErrToolFailed, "%s took longer than %s (Timeout)", name, opts.Timeout)
+		return nil, errLine, Fail("", ErrToolFailed, "%s took longer than %s (Timeout)", name, opts.Timeout)
 	case ctx.Err() != nil:
 		return nil, errLine, ctx.Err()
 	case readErr != nil:
-		return nil, errLine, fail("", ErrToolFailed, "reading %s's output: %v", name, readErr)
+		return nil, errLine, Fail("", ErrToolFailed, "reading %s's output: %v", name, readErr)
 	case waitErr != nil:
 		var ee *exec.ExitError
 		if errors.As(waitErr, &ee) {
 			return out, errLine, &exitError{code: ee.ExitCode(), line: errLine}
 		}
-		return nil, errLine, fail("", ErrToolFailed, "%s: %v", name, waitErr)
+		return nil, errLine, Fail("", ErrToolFailed, "%s: %v", name, waitErr)
 	}
 	return out, errLine, nil
 }
@@ -143,7 +143,7 @@ func toolVersion(ctx context.Context, opts Options, path, name, flag string) (st
 			return f[1], nil
 		}
 	}
-	return "", fail("", ErrToolFailed, "%s %s printed no version", name, flag)
+	return "", Fail("", ErrToolFailed, "%s %s printed no version", name, flag)
 }
 
 // extractPDF derives the text of a PDF with pdftotext, or by OCR.
@@ -151,7 +151,7 @@ func extractPDF(ctx context.Context, data []byte, opts Options) ([]Part, error) 
 	// A file cut short has no %%EOF at all (an earlier revision's %%EOF
 	// is enough: pdftotext reads that revision).
 	if !bytes.Contains(data, []byte("%%EOF")) {
-		return nil, fail("", ErrMalformed, "the PDF is truncated: it has no %%%%EOF marker")
+		return nil, Fail("", ErrMalformed, "the PDF is truncated: it has no %%%%EOF marker")
 	}
 	pdftotext, err := lookTool("pdftotext")
 	if err != nil {
@@ -163,12 +163,12 @@ func extractPDF(ctx context.Context, data []byte, opts Options) ([]Part, error) 
 	}
 	dir, err := os.MkdirTemp("", "chronicle-extract-")
 	if err != nil {
-		return nil, fail("", ErrToolFailed, "temporary directory: %v", err)
+		return nil, Fail("", ErrToolFailed, "temporary directory: %v", err)
 	}
 	defer os.RemoveAll(dir)
 	file := filepath.Join(dir, "original.pdf")
 	if err := os.WriteFile(file, data, 0o600); err != nil {
-		return nil, fail("", ErrToolFailed, "temporary file: %v", err)
+		return nil, Fail("", ErrToolFailed, "temporary file: %v", err)
 	}
 	args := append(append([]string{}, pdftotextOptions...), file, "-")
 	out, line, err := run(ctx, opts, opts.MaxText, nil, pdftotext, args...)
@@ -182,12 +182,12 @@ func extractPDF(ctx context.Context, data []byte, opts Options) ([]Part, error) 
 		case strings.Contains(low, "password") || strings.Contains(low, "encrypt") || ee.code == 3:
 			return nil, &Error{Err: ErrEncrypted}
 		case ee.code == 1:
-			return nil, fail("", ErrMalformed, "pdftotext cannot open the PDF: %s", strings.ReplaceAll(line, file, "the file"))
+			return nil, Fail("", ErrMalformed, "pdftotext cannot open the PDF: %s", strings.ReplaceAll(line, file, "the file"))
 		}
-		return nil, fail("", ErrToolFailed, "pdftotext failed (exit status %d): %s", ee.code, strings.ReplaceAll(line, file, "the file"))
+		return nil, Fail("", ErrToolFailed, "pdftotext failed (exit status %d): %s", ee.code, strings.ReplaceAll(line, file, "the file"))
 	}
 	if !utf8.Valid(out) {
-		return nil, fail("", ErrToolFailed, "pdftotext wrote invalid UTF-8 at byte %d", invalidAt(out))
+		return nil, Fail("", ErrToolFailed, "pdftotext wrote invalid UTF-8 at byte %d", InvalidAt(out))
 	}
 	if len(bytes.Trim(out, " \t\r\n\f\v")) > 0 {
 		options := append(append([]string{}, pdftotextOptions...), postprocess)
@@ -226,7 +226,7 @@ func ocrPDF(ctx context.Context, dir, file string, opts Options) ([]Part, error)
 	if _, line, err := run(ctx, opts, 1<<20, nil, pdftoppm, args...); err != nil {
 		var ee *exitError
 		if errors.As(err, &ee) {
-			return nil, fail("", ErrToolFailed, "pdftoppm failed (exit status %d): %s", ee.code, strings.ReplaceAll(line, file, "the file"))
+			return nil, Fail("", ErrToolFailed, "pdftoppm failed (exit status %d): %s", ee.code, strings.ReplaceAll(line, file, "the file"))
 		}
 		return nil, err
 	}
@@ -243,19 +243,19 @@ func ocrPDF(ctx context.Context, dir, file string, opts Options) ([]Part, error)
 		if err != nil {
 			var ee *exitError
 			if errors.As(err, &ee) {
-				return nil, fail("", ErrToolFailed, "tesseract failed on page %d (exit status %d): %s", i+1, ee.code, line)
+				return nil, Fail("", ErrToolFailed, "tesseract failed on page %d (exit status %d): %s", i+1, ee.code, line)
 			}
 			return nil, err
 		}
 		if !utf8.Valid(out) {
-			return nil, fail("", ErrToolFailed, "tesseract wrote invalid UTF-8 on page %d", i+1)
+			return nil, Fail("", ErrToolFailed, "tesseract wrote invalid UTF-8 on page %d", i+1)
 		}
 		if i > 0 {
 			text.WriteByte('\n')
 		}
 		text.Write(bytes.TrimRight(bytes.ReplaceAll(out, []byte("\f"), nil), " \t\r\n"))
 		text.WriteByte('\n')
-		if err := checkText("", int64(text.Len()), opts); err != nil {
+		if err := CheckText("", int64(text.Len()), opts); err != nil {
 			return nil, err
 		}
 	}
@@ -270,7 +270,7 @@ func ocrPDF(ctx context.Context, dir, file string, opts Options) ([]Part, error)
 func ocrLanguages(ctx context.Context, opts Options, tesseract string) (string, error) {
 	out, _, err := run(ctx, opts, 1<<20, nil, tesseract, "--list-langs")
 	if err != nil {
-		return "", fail("", ErrToolFailed, "tesseract --list-langs failed: %v", err)
+		return "", Fail("", ErrToolFailed, "tesseract --list-langs failed: %v", err)
 	}
 	have := map[string]bool{}
 	for _, l := range strings.Split(string(out), "\n") {
@@ -282,7 +282,7 @@ func ocrLanguages(ctx context.Context, opts Options, tesseract string) (string, 
 	case have["eng"]:
 		return "eng", nil
 	}
-	return "", fail("", ErrToolMissing, "tesseract has no English data; install tesseract-ocr-eng (apt install tesseract-ocr-eng)")
+	return "", Fail("", ErrToolMissing, "tesseract has no English data; install tesseract-ocr-eng (apt install tesseract-ocr-eng)")
 }
 
 // renderedPages lists page-N.png in page order (pdftoppm pads N by the
@@ -290,7 +290,7 @@ func ocrLanguages(ctx context.Context, opts Options, tesseract string) (string, 
 func renderedPages(dir string) ([]string, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, fail("", ErrToolFailed, "reading the rendered pages: %v", err)
+		return nil, Fail("", ErrToolFailed, "reading the rendered pages: %v", err)
 	}
 	type page struct {
 		n    int
@@ -309,7 +309,7 @@ func renderedPages(dir string) ([]string, error) {
 		pages = append(pages, page{n, filepath.Join(dir, name)})
 	}
 	if len(pages) == 0 {
-		return nil, fail("", ErrToolFailed, "pdftoppm rendered no page")
+		return nil, Fail("", ErrToolFailed, "pdftoppm rendered no page")
 	}
 	sort.Slice(pages, func(i, j int) bool { return pages[i].n < pages[j].n })
 	out := make([]string, len(pages))

@@ -33,7 +33,7 @@ var chronicleBin string
 
 func TestMain(m *testing.M) {
 	// `chronicle mcp` runs the chronicle-mcp binary beside it.
-	os.Exit(testbin.Main(m, map[string]*string{"chronicle": &chronicleBin, "chronicle-mcp": new(string)}))
+	os.Exit(testbin.Main(m, map[string]*string{"chronicle": &chronicleBin, "chronicle-mcp": new(string), "chronicle-extract": new(string)}))
 }
 
 const (

@@ -1,7 +1,8 @@
-package extract
+package parsers
 
 import (
 	"bytes"
+	"github.com/casper-chronicle/chronicle/engine/extract"
 	"mime"
 	"strings"
 )
@@ -13,14 +14,14 @@ import (
 // does (a delimiter of an outer boundary closes the inner ones) and does
 // not look inside non-multipart parts, message/rfc822 included, except for
 // delimiters. It is a guard, not a parser: enmime reads the structure.
-func scanMIME(data []byte, opts Options) error {
+func scanMIME(data []byte, opts extract.Options) error {
 	var stack []string // the open boundaries, outermost first
 	parts := 0
 	inHeader := true
 	var ctype []byte // the Content-Type of the header block being read, unfolded
 	inCtype := false
 	for len(data) > 0 {
-		line, rest := nextLine(data)
+		line, rest := extract.NextLine(data)
 		data = rest
 		if inHeader {
 			switch {
@@ -29,12 +30,12 @@ func scanMIME(data []byte, opts Options) error {
 				if b, ok := multipartBoundary(string(ctype)); ok {
 					stack = append(stack, b)
 					if len(stack) > opts.MaxDepth {
-						return fail("", ErrLimit, "MIME parts nested more than %d deep (MaxDepth)", opts.MaxDepth)
+						return extract.Fail("", extract.ErrLimit, "MIME parts nested more than %d deep (MaxDepth)", opts.MaxDepth)
 					}
 				} else {
 					parts++
 					if parts > opts.MaxParts+1 {
-						return fail("", ErrLimit, "more than %d parts (MaxParts)", opts.MaxParts)
+						return extract.Fail("", extract.ErrLimit, "more than %d parts (MaxParts)", opts.MaxParts)
 					}
 				}
 				ctype = ctype[:0]
@@ -43,7 +44,7 @@ func scanMIME(data []byte, opts Options) error {
 					ctype = append(ctype, line...)
 				}
 			default:
-				n, _ := headerName(line)
+				n, _ := extract.HeaderName(line)
 				inCtype = n == "content-type"
 				if inCtype {
 					ctype = append(ctype[:0], line[len("content-type:"):]...)

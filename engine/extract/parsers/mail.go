@@ -1,9 +1,10 @@
-package extract
+package parsers
 
 import (
 	"bytes"
 	"encoding/base64"
 	"fmt"
+	"github.com/casper-chronicle/chronicle/engine/extract"
 	"io"
 	"mime"
 	"mime/quotedprintable"
@@ -14,10 +15,6 @@ import (
 	"github.com/jhillyerd/enmime/v2"
 	"golang.org/x/net/html/charset"
 )
-
-// mailVersion is bumped whenever the bytes the mail extractor writes for
-// some input would change.
-const mailVersion = "1"
 
 // mailHeaders are the headers the text shows, in this order.
 var mailHeaders = []string{"From", "To", "Cc", "Date", "Subject", "Message-ID"}
@@ -33,10 +30,10 @@ var mailParser = enmime.NewParser(
 )
 
 // extractMail derives the text and the inner originals of one message.
-func extractMail(data []byte, opts Options) (parts []Part, err error) {
+func extractMail(data []byte, opts extract.Options) (parts []extract.Part, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			parts, err = nil, fail("", ErrToolFailed, "the MIME parser crashed: %v", r)
+			parts, err = nil, extract.Fail("", extract.ErrToolFailed, "the MIME parser crashed: %v", r)
 		}
 	}()
 	if err := scanMIME(data, opts); err != nil {
@@ -44,16 +41,16 @@ func extractMail(data []byte, opts Options) (parts []Part, err error) {
 	}
 	root, err := mailParser.ReadParts(bytes.NewReader(data))
 	if err != nil {
-		return nil, fail("", ErrMalformed, "malformed MIME: %v", err)
+		return nil, extract.Fail("", extract.ErrMalformed, "malformed MIME: %v", err)
 	}
-	b := &budget{opts: opts}
+	b := extract.NewBudget(opts)
 
 	// Walk the tree once: depth, severe errors, and the leaves in order.
 	var leaves []*enmime.Part
 	var walk func(p *enmime.Part, depth int) error
 	walk = func(p *enmime.Part, depth int) error {
 		if depth > opts.MaxDepth {
-			return fail("", ErrLimit, "MIME parts nested more than %d deep (MaxDepth)", opts.MaxDepth)
+			return extract.Fail("", extract.ErrLimit, "MIME parts nested more than %d deep (MaxDepth)", opts.MaxDepth)
 		}
 		for _, e := range p.Errors {
 			if e.Severe {
@@ -61,16 +58,16 @@ func extractMail(data []byte, opts Options) (parts []Part, err error) {
 				if p.FileName != "" {
 					where = fmt.Sprintf("part %s (%s)", p.PartID, sanitizeName(p.FileName))
 				}
-				return fail("", ErrMalformed, "malformed MIME in %s: %s", where, oneLine(e.Error()))
+				return extract.Fail("", extract.ErrMalformed, "malformed MIME in %s: %s", where, extract.OneLine(e.Error()))
 			}
 		}
 		if strings.HasPrefix(p.ContentType, "multipart/") && p.Boundary == "" {
-			return fail("", ErrMalformed, "malformed MIME: part %s is %s without a boundary", p.PartID, p.ContentType)
+			return extract.Fail("", extract.ErrMalformed, "malformed MIME: part %s is %s without a boundary", p.PartID, p.ContentType)
 		}
 		if p.FirstChild == nil && !strings.HasPrefix(p.ContentType, "multipart/") {
 			leaves = append(leaves, p)
 			if len(leaves) > opts.MaxParts+1 {
-				return fail("", ErrLimit, "more than %d parts (MaxParts)", opts.MaxParts)
+				return extract.Fail("", extract.ErrLimit, "more than %d parts (MaxParts)", opts.MaxParts)
 			}
 		}
 		for c := p.FirstChild; c != nil; c = c.NextSibling {
@@ -106,7 +103,7 @@ func extractMail(data []byte, opts Options) (parts []Part, err error) {
 		estimate += decodedEstimate(p)
 	}
 	if estimate > opts.MaxExpanded {
-		return nil, fail("", ErrLimit, "the parts would decode to about %d bytes, more than %d (MaxExpanded)", estimate, opts.MaxExpanded)
+		return nil, extract.Fail("", extract.ErrLimit, "the parts would decode to about %d bytes, more than %d (MaxExpanded)", estimate, opts.MaxExpanded)
 	}
 
 	// The text: headers, an empty line, the body.
@@ -148,15 +145,15 @@ func extractMail(data []byte, opts Options) (parts []Part, err error) {
 		}
 		text.Write(bytes.TrimRight(body, "\n"))
 		text.WriteString("\n")
-		if err := checkText("", int64(text.Len()), opts); err != nil {
+		if err := extract.CheckText("", int64(text.Len()), opts); err != nil {
 			return nil, err
 		}
 	}
-	out := normalizeText(text.Bytes())
-	if err := checkText("", int64(len(out)), opts); err != nil {
+	out := extract.NormalizeText(text.Bytes())
+	if err := extract.CheckText("", int64(len(out)), opts); err != nil {
 		return nil, err
 	}
-	parts = append(parts, Part{Text: out, Tool: Tool{Name: "chronicle-mail", Version: mailToolVersion(), Options: []string{}}})
+	parts = append(parts, extract.Part{Text: out, Tool: extract.Tool{Name: "chronicle-mail", Version: extract.MailToolVersion(), Options: []string{}}})
 
 	// The inner originals, in tree order, under unique sanitised names.
 	used := map[string]bool{}
@@ -166,22 +163,22 @@ func extractMail(data []byte, opts Options) (parts []Part, err error) {
 			name = "attachment-" + strconv.Itoa(i+1)
 		}
 		name = uniqueName(name, used)
-		if err := b.addPart(name); err != nil {
+		if err := b.AddPart(name); err != nil {
 			return nil, err
 		}
 		orig, err := transferDecode(p, name)
 		if err != nil {
 			return nil, err
 		}
-		if err := b.addBytes(name, int64(len(orig))); err != nil {
+		if err := b.AddBytes(name, int64(len(orig))); err != nil {
 			return nil, err
 		}
 		ct := p.ContentType
 		if ct == "" {
 			ct = "text/plain"
 		}
-		parts = append(parts, Part{Path: name, Original: orig, ContentType: ct,
-			Tool: Tool{Name: "chronicle-mail", Version: mailToolVersion(), Options: []string{}}})
+		parts = append(parts, extract.Part{Path: name, Original: orig, ContentType: ct,
+			Tool: extract.Tool{Name: "chronicle-mail", Version: extract.MailToolVersion(), Options: []string{}}})
 	}
 	return parts, nil
 }
@@ -209,32 +206,32 @@ func transferDecode(p *enmime.Part, where string) ([]byte, error) {
 				clean = append(clean, c)
 			case c == '=', c == ' ', c == '\t', c == '\r', c == '\n':
 			default:
-				return nil, fail(where, ErrMalformed, "invalid base64 byte 0x%02x", c)
+				return nil, extract.Fail(where, extract.ErrMalformed, "invalid base64 byte 0x%02x", c)
 			}
 		}
 		out := make([]byte, base64.RawStdEncoding.DecodedLen(len(clean)))
 		n, err := base64.RawStdEncoding.Decode(out, clean)
 		if err != nil {
-			return nil, fail(where, ErrMalformed, "invalid base64: %v", err)
+			return nil, extract.Fail(where, extract.ErrMalformed, "invalid base64: %v", err)
 		}
 		return out[:n], nil
 	case "quoted-printable":
 		out, err := io.ReadAll(quotedprintable.NewReader(bytes.NewReader(p.Content)))
 		if err != nil {
-			return nil, fail(where, ErrMalformed, "invalid quoted-printable: %v", err)
+			return nil, extract.Fail(where, extract.ErrMalformed, "invalid quoted-printable: %v", err)
 		}
 		return out, nil
 	}
-	return nil, fail(where, ErrMalformed, "unknown Content-Transfer-Encoding %q", oneLine(cte))
+	return nil, extract.Fail(where, extract.ErrMalformed, "unknown Content-Transfer-Encoding %q", extract.OneLine(cte))
 }
 
 // partText decodes a body part to UTF-8 from its declared charset.
-func partText(p *enmime.Part, b *budget) ([]byte, error) {
+func partText(p *enmime.Part, b *extract.Budget) ([]byte, error) {
 	raw, err := transferDecode(p, "")
 	if err != nil {
 		return nil, err
 	}
-	if err := b.addBytes("", int64(len(raw))); err != nil {
+	if err := b.AddBytes("", int64(len(raw))); err != nil {
 		return nil, err
 	}
 	label := p.Charset
@@ -246,14 +243,14 @@ func partText(p *enmime.Part, b *budget) ([]byte, error) {
 		return nil, err
 	}
 	if i := bytes.IndexByte(t, 0); i >= 0 {
-		return nil, fail("", ErrMalformed, "the body holds a NUL byte at byte %d", i)
+		return nil, extract.Fail("", extract.ErrMalformed, "the body holds a NUL byte at byte %d", i)
 	}
 	return t, nil
 }
 
 // htmlPartText decodes an HTML body part to UTF-8: from the charset its
 // Content-Type declares, else as an HTML page is (BOM, <meta>, UTF-8).
-func htmlPartText(p *enmime.Part, b *budget) ([]byte, error) {
+func htmlPartText(p *enmime.Part, b *extract.Budget) ([]byte, error) {
 	if strings.TrimSpace(p.Charset) != "" {
 		return partText(p, b)
 	}
@@ -261,7 +258,7 @@ func htmlPartText(p *enmime.Part, b *budget) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := b.addBytes("", int64(len(raw))); err != nil {
+	if err := b.AddBytes("", int64(len(raw))); err != nil {
 		return nil, err
 	}
 	t, _, err := decodeHTML(raw)
@@ -270,7 +267,7 @@ func htmlPartText(p *enmime.Part, b *budget) ([]byte, error) {
 
 // toUTF8 decodes data from the charset label. No label or US-ASCII: the
 // bytes must be valid UTF-8 (ASCII is), else they are read as
-// windows-1252, as browsers read US-ASCII. An unknown label is ErrCharset.
+// windows-1252, as browsers read US-ASCII. An unknown label is extract.ErrCharset.
 func toUTF8(data []byte, label, what string) ([]byte, error) {
 	label = strings.TrimSpace(strings.Trim(strings.TrimSpace(label), `"'`))
 	low := strings.ToLower(label)
@@ -279,20 +276,20 @@ func toUTF8(data []byte, label, what string) ([]byte, error) {
 			return data, nil
 		}
 		if low == "utf-8" || low == "utf8" {
-			return nil, fail("", ErrCharset, "%s is declared UTF-8 but is not valid UTF-8 at byte %d", what, invalidAt(data))
+			return nil, extract.Fail("", extract.ErrCharset, "%s is declared UTF-8 but is not valid UTF-8 at byte %d", what, extract.InvalidAt(data))
 		}
 		if low == "" {
-			return nil, fail("", ErrCharset, "%s declares no charset and is not valid UTF-8 (byte %d)", what, invalidAt(data))
+			return nil, extract.Fail("", extract.ErrCharset, "%s declares no charset and is not valid UTF-8 (byte %d)", what, extract.InvalidAt(data))
 		}
 		label = "windows-1252"
 	}
 	enc, _ := charset.Lookup(label)
 	if enc == nil {
-		return nil, fail("", ErrCharset, "%s has an unknown charset %q", what, oneLine(label))
+		return nil, extract.Fail("", extract.ErrCharset, "%s has an unknown charset %q", what, extract.OneLine(label))
 	}
 	out, err := enc.NewDecoder().Bytes(data)
 	if err != nil || !utf8.Valid(out) {
-		return nil, fail("", ErrCharset, "%s cannot be decoded as %s", what, oneLine(label))
+		return nil, extract.Fail("", extract.ErrCharset, "%s cannot be decoded as %s", what, extract.OneLine(label))
 	}
 	return out, nil
 }
@@ -318,10 +315,10 @@ func headerValue(root *enmime.Part, name string) (string, error) {
 	for _, v := range vals {
 		d, err := wordDecoder.DecodeHeader(v)
 		if err != nil {
-			return "", fail("", ErrCharset, "header %s: %v", name, oneLine(err.Error()))
+			return "", extract.Fail("", extract.ErrCharset, "header %s: %v", name, extract.OneLine(err.Error()))
 		}
 		if !utf8.Valid([]byte(d)) {
-			return "", fail("", ErrCharset, "header %s is not valid UTF-8 and not RFC 2047 encoded", name)
+			return "", extract.Fail("", extract.ErrCharset, "header %s is not valid UTF-8 and not RFC 2047 encoded", name)
 		}
 		d = strings.Join(strings.Fields(d), " ")
 		if d != "" {
@@ -329,18 +326,6 @@ func headerValue(root *enmime.Part, name string) (string, error) {
 		}
 	}
 	return strings.Join(out, ", "), nil
-}
-
-// normalizeText turns CRLF and lone CR into LF and makes a non-empty text
-// end with exactly one LF.
-func normalizeText(t []byte) []byte {
-	t = bytes.ReplaceAll(t, []byte("\r\n"), []byte("\n"))
-	t = bytes.ReplaceAll(t, []byte("\r"), []byte("\n"))
-	t = bytes.TrimRight(t, "\n")
-	if len(t) == 0 {
-		return []byte{}
-	}
-	return append(t, '\n')
 }
 
 // sanitizeName makes a file name a one-level label: valid UTF-8, no "/",

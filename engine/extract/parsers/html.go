@@ -1,7 +1,8 @@
-package extract
+package parsers
 
 import (
 	"bytes"
+	"github.com/casper-chronicle/chronicle/engine/extract"
 	"io"
 	"strings"
 	"unicode/utf8"
@@ -12,10 +13,6 @@ import (
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/unicode"
 )
-
-// htmlVersion is bumped whenever the bytes the HTML extractor writes for
-// some input would change.
-const htmlVersion = "1"
 
 // skipped elements: nothing inside them is visible text.
 var skipped = map[atom.Atom]bool{
@@ -45,7 +42,7 @@ var paragraphs = map[atom.Atom]bool{
 }
 
 // extractHTML derives the text of an HTML original.
-func extractHTML(data []byte, opts Options) ([]Part, error) {
+func extractHTML(data []byte, opts extract.Options) ([]extract.Part, error) {
 	utf, name, err := decodeHTML(data)
 	if err != nil {
 		return nil, err
@@ -54,7 +51,7 @@ func extractHTML(data []byte, opts Options) ([]Part, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []Part{{Text: text, Tool: Tool{Name: "chronicle-html", Version: htmlToolVersion(), Options: []string{"charset=" + name}}}}, nil
+	return []extract.Part{{Text: text, Tool: extract.Tool{Name: "chronicle-html", Version: extract.HTMLToolVersion(), Options: []string{"charset=" + name}}}}, nil
 }
 
 // decodeHTML turns an HTML original into UTF-8: by its BOM, else by the
@@ -74,7 +71,7 @@ func decodeHTML(data []byte) ([]byte, string, error) {
 		if label, ok := metaCharset(data); ok {
 			e, n := charset.Lookup(label)
 			if e == nil {
-				return nil, "", fail("", ErrCharset, "unknown charset %q declared in <meta>", oneLine(label))
+				return nil, "", extract.Fail("", extract.ErrCharset, "unknown charset %q declared in <meta>", extract.OneLine(label))
 			}
 			// A <meta> cannot declare UTF-16: the bytes it is read from are
 			// ASCII-compatible (HTML standard); UTF-16 there means UTF-8.
@@ -86,28 +83,16 @@ func decodeHTML(data []byte) ([]byte, string, error) {
 	if enc != nil {
 		out, err := enc.NewDecoder().Bytes(data)
 		if err != nil {
-			return nil, "", fail("", ErrCharset, "cannot decode the page as %s: %v", name, err)
+			return nil, "", extract.Fail("", extract.ErrCharset, "cannot decode the page as %s: %v", name, err)
 		}
 		data = out
 	} else if !utf8.Valid(data) {
-		return nil, "", fail("", ErrMalformed, "the page is declared or taken as UTF-8 but is not valid UTF-8 at byte %d", invalidAt(data))
+		return nil, "", extract.Fail("", extract.ErrMalformed, "the page is declared or taken as UTF-8 but is not valid UTF-8 at byte %d", extract.InvalidAt(data))
 	}
 	if i := bytes.IndexByte(data, 0); i >= 0 {
-		return nil, "", fail("", ErrMalformed, "the page holds a NUL byte at byte %d: binary data, not HTML", i)
+		return nil, "", extract.Fail("", extract.ErrMalformed, "the page holds a NUL byte at byte %d: binary data, not HTML", i)
 	}
 	return data, name, nil
-}
-
-// invalidAt is the offset of the first byte that is not valid UTF-8.
-func invalidAt(data []byte) int {
-	for i := 0; i < len(data); {
-		r, n := utf8.DecodeRune(data[i:])
-		if r == utf8.RuneError && n <= 1 {
-			return i
-		}
-		i += n
-	}
-	return -1
 }
 
 // metaCharset finds the charset label that the first <meta> declaring one
@@ -261,7 +246,7 @@ func (w *lineWriter) paragraph() {
 }
 
 // htmlText derives the visible text of UTF-8 HTML.
-func htmlText(data []byte, opts Options) ([]byte, error) {
+func htmlText(data []byte, opts extract.Options) ([]byte, error) {
 	w := &lineWriter{max: opts.MaxText}
 	var title []byte
 	inTitle, titleDone := false, false
@@ -272,7 +257,7 @@ func htmlText(data []byte, opts Options) ([]byte, error) {
 		tt := z.Next()
 		if tt == html.ErrorToken {
 			if z.Err() != io.EOF {
-				return nil, fail("", ErrMalformed, "reading the HTML: %v", z.Err())
+				return nil, extract.Fail("", extract.ErrMalformed, "reading the HTML: %v", z.Err())
 			}
 			break
 		}
@@ -345,7 +330,7 @@ func htmlText(data []byte, opts Options) ([]byte, error) {
 	}
 	w.flush()
 	if w.over {
-		return nil, fail("", ErrLimit, "more than %d bytes of extracted text (MaxText)", opts.MaxText)
+		return nil, extract.Fail("", extract.ErrLimit, "more than %d bytes of extracted text (MaxText)", opts.MaxText)
 	}
 	body := w.out.Bytes()
 	t := &lineWriter{max: opts.MaxText}
@@ -358,7 +343,7 @@ func htmlText(data []byte, opts Options) ([]byte, error) {
 		t.out.WriteByte('\n')
 		t.out.Write(body)
 	}
-	if err := checkText("", int64(t.out.Len()), opts); err != nil {
+	if err := extract.CheckText("", int64(t.out.Len()), opts); err != nil {
 		return nil, err
 	}
 	return t.out.Bytes(), nil
