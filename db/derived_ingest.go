@@ -96,6 +96,10 @@ func (a *Archive) prepareDerived(set *DerivedSet, importedAt uint64, known map[D
 			return fmt.Errorf("ingest: original %d names original %d as its parent", i, o.Parent)
 		}
 	}
+	set.kept = make([]*keptOriginal, len(set.Originals))
+	for i, o := range set.Originals {
+		set.kept[i] = keepOriginal(o.Data)
+	}
 	set.prepared, set.importedAt = make([]*Prepared, len(set.Texts)), importedAt
 	for i, t := range set.Texts {
 		if t.Original < 0 || t.Original >= len(set.Originals) {
@@ -118,7 +122,11 @@ func (a *Archive) ingestDerivedIn(tx *bolt.Tx, set *DerivedSet) (res *DerivedRes
 	res = &DerivedResult{Originals: make([]Digest, len(originals)), Texts: make([]*IngestResult, len(texts)),
 		Tools: make([]Tool, len(texts)), Names: make([]string, len(texts))}
 	for i, o := range originals {
-		d, err := putOriginal(tx, o.Data, o.Kind, o.ContentType, o.Names, importedAt)
+		k := keepOriginal // unprepared: a rejected file's originals
+		if set.kept != nil {
+			k = func([]byte) *keptOriginal { return set.kept[i] }
+		}
+		d, err := putOriginal(tx, k(o.Data), o.Kind, o.ContentType, o.Names, importedAt)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -82,7 +82,8 @@ type DeriveFunc func(path string, src []byte) (*DerivedSet, error)
 type DerivedSet struct {
 	Originals  []OriginalInput
 	Texts      []DerivedText
-	prepared   []*Prepared // each text's, by prepareDerived
+	prepared   []*Prepared     // each text's, by prepareDerived
+	kept       []*keptOriginal // each original's, by prepareDerived
 	importedAt uint64
 }
 

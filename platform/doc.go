@@ -9,7 +9,10 @@
 //     temporary file of an archive creation killed half-way is removed
 //     and a live one's is kept;
 //   - ChildMaxRSS is the peak resident set of a finished child process,
-//     for the benchmarks.
+//     for the benchmarks;
+//   - Replace runs another executable in place of this process (exec),
+//     where the system can: `chronicle ingest` hands itself to the
+//     binary that links the mail and web page parsers.
 //
 // Which files are read as documents (regular files only, never a FIFO or
 // a device) is db/fileio's OpenRegular, split the same way.

@@ -72,6 +72,10 @@ type Env struct {
 	// ("FILE:LINE", "line N" on stdin), "" for the CLI and the REPL: an
 	// error is reported as "LOCATION: chronicle CMD: message".
 	Location string
+	// CommandLine is the process's own arguments when it runs one command
+	// (Main), nil in a session or a script: `ingest` hands it, as it is,
+	// to the chronicle-extract beside this binary (ingest_handoff.go).
+	CommandLine []string
 }
 
 // NewEnv returns an Env on the process's streams.

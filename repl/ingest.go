@@ -24,6 +24,9 @@ const groupFiles = db.GroupFiles
 // command's context: the group gathered so far commits, the rest is left
 // for a re-run.
 func runIngest(x *invocation) error {
+	if handed, err := handOffIngest(x); handed {
+		return err
+	}
 	entries := db.WalkPaths(x.p.args)
 	files, counted, empty := 0, 0, []string{}
 	for _, e := range entries {

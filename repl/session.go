@@ -35,6 +35,7 @@ func Main(args []string) int {
 		return ExitUsage
 	}
 	if !ok {
+		env.CommandLine = args
 		return Exec(env, args)
 	}
 	env.DBPath = opts.db

@@ -10,6 +10,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/casper-chronicle/chronicle/cmd/internal/climain"
 	"io"
 	"os"
 	"os/exec"
@@ -51,7 +52,7 @@ func (r result) String() string {
 // baseEnv is the process environment without the variables the tests
 // control, plus the golden clock.
 func baseEnv() []string {
-	return append(testbin.Environ("CHRONICLE_DB", "SOURCE_DATE_EPOCH", memstatsEnv), "SOURCE_DATE_EPOCH="+epoch)
+	return append(testbin.Environ("CHRONICLE_DB", "SOURCE_DATE_EPOCH", climain.MemstatsEnv), "SOURCE_DATE_EPOCH="+epoch)
 }
 
 // runBin runs bin in dir with baseEnv plus extra and returns its outcome.

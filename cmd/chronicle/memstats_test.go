@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/casper-chronicle/chronicle/cmd/internal/climain"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -18,7 +19,7 @@ func TestMemstats(t *testing.T) {
 	samples, err := filepath.Abs("../../testdata/samples")
 	require.NoError(t, err)
 	stats := filepath.Join(w.dir, "memstats")
-	env := []string{memstatsEnv + "=" + stats}
+	env := []string{climain.MemstatsEnv + "=" + stats}
 	for _, tc := range []struct {
 		args []string
 		code int

@@ -126,10 +126,12 @@
 // # Where the parsers run
 //
 // The HTML and mail parsers live in package parsers, which registers them
-// (Register) when linked. Only the chronicle-extract binary links it: the
-// libraries they need cost about a millisecond of package initialisation
-// to every process that links them. Elsewhere Extract sends HTML and
-// mail to chronicle-extract workers beside the executable (Workers, in
+// (Register) when linked. Only the chronicle-extract binary (chronicle
+// with the parsers, which a one-command `chronicle ingest` hands itself
+// to) links it: the libraries they need cost about a millisecond of
+// package initialisation to every process that links them. Elsewhere
+// Extract sends HTML and mail to `chronicle-extract --extract-worker`
+// processes beside the executable (Workers, in
 // worker.go: length-prefixed frames on the worker's stdin and stdout; a
 // worker per concurrent extraction, kept between originals). The answer
 // is the same bytes and the same *Error (part, sentinel, message) as in

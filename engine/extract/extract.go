@@ -71,6 +71,10 @@ var registered atomic.Pointer[Parse]
 // on hostile input takes down only its worker.
 func Register(fn Parse) { registered.Store(&fn) }
 
+// ParsersLinked reports whether the HTML and mail parsers are in this
+// process (Register was called).
+func ParsersLinked() bool { return registered.Load() != nil }
+
 // The versions of the parsers, bumped whenever the bytes they write for
 // some input would change (see doc.go).
 const (

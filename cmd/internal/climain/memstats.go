@@ -1,4 +1,4 @@
-package main
+package climain
 
 import (
 	"bufio"
@@ -13,9 +13,9 @@ import (
 	"github.com/casper-chronicle/chronicle/db/fileio"
 )
 
-// memstatsEnv names the file CHRONICLE_MEMSTATS asks the process to write
+// MemstatsEnv names the file CHRONICLE_MEMSTATS asks the process to write
 // its memory figures to at exit (see doc.go).
-const memstatsEnv = "CHRONICLE_MEMSTATS"
+const MemstatsEnv = "CHRONICLE_MEMSTATS"
 
 // memSampleEvery is how often the sampler reads the runtime's figures: a
 // runtime.ReadMemStats stops the world for a few microseconds, so this is
