@@ -223,3 +223,45 @@ func TestOriginNamedByAnswers(t *testing.T) {
 	// The JSON answer is the canonical result line, unchanged.
 	require.NotContains(t, w.ok("query", "--json", "loan.eml", "Did Huda repay Karim?"), "derived_from")
 }
+
+// TestIngestHandOff: a one-command ingest becomes the chronicle-extract
+// beside chronicle (same arguments, its exit code); in a session it stays,
+// and parses through workers; without chronicle-extract a text file still
+// ingests and a mail says what is missing.
+func TestIngestHandOff(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "chronicle")
+	data, err := os.ReadFile(chronicleBin)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(bin, data, 0o755))
+	marker := filepath.Join(dir, "marker")
+	fake := filepath.Join(dir, "chronicle-extract")
+	require.NoError(t, os.WriteFile(fake, []byte("#!/bin/sh\necho \"$@\" > "+marker+"\nexit 7\n"), 0o755))
+	w := newWS(t)
+	w.write("note.txt", "A plain note.\n")
+	copyExtractFile(t, w, "plain.eml")
+
+	r := runBin(t, bin, w.dir, nil, "--db="+w.db, "ingest", "note.txt")
+	require.Equal(t, 7, r.code, "%s", r)
+	got, err := os.ReadFile(marker)
+	require.NoError(t, err)
+	require.Equal(t, "--db="+w.db+" ingest note.txt\n", string(got))
+
+	// A session step ingests here: the fake is started only as a worker,
+	// for the mail, and fails as one.
+	require.NoError(t, os.Remove(marker))
+	r = runBin(t, bin, w.dir, nil, "--db="+w.db, "-c", "ingest note.txt plain.eml")
+	require.Equal(t, 1, r.code, "%s", r)
+	require.Contains(t, r.stdout, "new       note.txt")
+	require.Contains(t, r.stdout, "rejected  plain.eml: chronicle-extract stopped:")
+	got, err = os.ReadFile(marker)
+	require.NoError(t, err)
+	require.Equal(t, "--extract-worker\n", string(got))
+
+	// Without it: text ingests here, a mail names what to install.
+	require.NoError(t, os.Remove(fake))
+	r = runBin(t, bin, w.dir, nil, "--db="+w.db, "ingest", "plain.eml")
+	require.Equal(t, 1, r.code, "%s", r)
+	require.Contains(t, r.stdout, "rejected  plain.eml: "+fake+" is missing: the mail and web page parsers are a binary of their own, installed beside chronicle")
+}
