@@ -245,6 +245,18 @@ func (a *Archive) Origin(d Digest) (*Derivation, error) {
 	return dv, err
 }
 
+// OriginalCount returns how many original files the archive keeps.
+func (a *Archive) OriginalCount() (int, error) {
+	n := 0
+	err := a.bolt.View(func(tx *bolt.Tx) error {
+		if b := tx.Bucket(bucketOrigFiles); b != nil {
+			n = b.Stats().KeyN
+		}
+		return nil
+	})
+	return n, err
+}
+
 // OriginalFiles returns the records of every original file, in digest order.
 func (a *Archive) OriginalFiles() ([]*OriginalFile, error) {
 	var out []*OriginalFile

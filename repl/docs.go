@@ -78,6 +78,14 @@ func runDocs(x *invocation) error {
 			next += " --sort " + x.p.value("sort")
 		}
 		fmt.Fprintf(w, "(more: %s)\n", next)
+		return nil
+	}
+	// The originals behind the derived texts, and those that gave none
+	// (an image attachment), are in their own listing: say so.
+	if n, err := a.OriginalCount(); err != nil {
+		return commandError(err)
+	} else if n > 0 {
+		fmt.Fprintf(w, "(%s kept: `originals` shows each with the texts and attachments derived from it)\n", plural(n, "original file"))
 	}
 	return nil
 }

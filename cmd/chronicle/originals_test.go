@@ -107,6 +107,8 @@ func TestIngestOriginals(t *testing.T) {
 	require.Regexp(t, `(?m)  attachments.eml/invoice.pdf  \(from pdf [0-9a-f]{12} by pdftotext\)$`, docsText)
 	require.Regexp(t, `(?m)  three.mbox/message-0002  \(from email [0-9a-f]{12} by chronicle-mail\)$`, docsText)
 	require.Regexp(t, `(?m)  note.txt$`, docsText)
+	require.True(t, strings.HasSuffix(docsText, "\n(10 original files kept: `originals` shows each with the texts and attachments derived from it)\n"), docsText)
+	require.NotContains(t, w.ok("docs", "--text", "--limit", "2"), "original files kept")
 	// show's readable view says it first; its JSON lines stay the lines.
 	require.Regexp(t, "^attachments.eml/invoice.pdf: from pdf [0-9a-f]{12} by pdftotext \\(`originals` lists it\\)\n     1  ", text)
 	require.NotContains(t, w.ok("show", "--json", "attachments.eml/invoice.pdf"), "originals")
