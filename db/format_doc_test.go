@@ -435,6 +435,9 @@ type formatVerifier struct {
 	// postings: each gram key's bitmap (grams level)
 	postings map[string]uint64
 	packed   uint32 // super-groups packed (grampacks)
+	follows  int    // trigram entries with follow masks
+	// followOf: each trigram key's follow masks by document bit.
+	followOf map[string]map[uint64]byte
 }
 
 // formatRecord is a document record as FORMAT.md lists its members.
@@ -477,11 +480,12 @@ func (v *formatVerifier) run() {
 	v.meta()
 	v.names()
 	v.receipts()
-	v.postings = map[string]uint64{}
+	v.postings, v.followOf = map[string]uint64{}, map[string]map[uint64]byte{}
 	v.readPacked()
 	require.Positive(v.t, v.packed, "the archive has a packed super-group")
 	v.termLevel("grams", true)
 	v.packs()
+	require.Positive(v.t, v.follows, "trigram entries keep follow masks")
 	v.termLevel("gramgroups", false)
 	v.grams()
 	v.entities()
@@ -884,6 +888,17 @@ func (v *formatVerifier) block(k, val []byte, counted bool) []byte {
 			require.Positive(t, n)
 			counts = counts[n:]
 		}
+		if k[4] == 3 && len(counts) > 0 {
+			// A trigram's follow masks: a byte per document.
+			require.Len(t, counts, docs)
+			v.follows++
+			masks := map[uint64]byte{}
+			for i, w := 0, bm; w != 0; i, w = i+1, w&(w-1) {
+				masks[w&-w] = counts[i]
+			}
+			v.followOf[string(k)+string([]byte{byte(last)})] = masks
+			continue
+		}
 		require.Empty(t, counts)
 	}
 	require.Positive(t, entries)
@@ -1109,12 +1124,24 @@ func (v *formatVerifier) grams() {
 			require.NotZero(t, v.postings[string(k)]&bit, "document #%d lacks gram %d %x", d.Seq, kind, gram)
 		}
 		src := d.source
+		follow := map[string]byte{} // trigram -> bit b&7 of each byte after it
 		for i := range src {
 			for n := 1; n <= 3 && i+n <= len(src); n++ {
 				g := src[i : i+n]
 				if n == 1 && g[0] == '\n' || !slices.ContainsFunc(g, formatSeparator) {
 					has(byte(n), g)
+					if n == 3 && i+3 < len(src) {
+						follow[string(g)] |= 1 << (src[i+3] & 7)
+					} else if n == 3 {
+						follow[string(g)] |= 0
+					}
 				}
+			}
+		}
+		for g, want := range follow {
+			k := append(binary.BigEndian.AppendUint32(nil, group), 3)
+			if masks, ok := v.followOf[string(append(k, g...))]; ok {
+				require.Equal(t, want, masks[bit], "document #%d: the follow mask of %q", d.Seq, g)
 			}
 		}
 		// Code-point trigrams: runs of three characters, no separator, a

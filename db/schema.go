@@ -19,7 +19,7 @@ import (
 // SchemaVersion is the layout this package reads and writes. Older archives
 // are upgraded on open by the registered steps below, all in one write
 // transaction; newer ones are refused.
-const SchemaVersion = 20
+const SchemaVersion = 21
 
 // bucketOriginals keeps original V1/V2 receipt files imported beside their
 // stores (schema 2): document SHA-256 ‖ SHA-256 of the receipt bytes →
@@ -142,6 +142,8 @@ var Upgrades = []Upgrade{
 			}
 			return nil
 		}},
+	{From: 20, Summary: "keep with each document's trigram postings the bytes that follow the trigram in it (a bit each), so a find of a word rules out, without reading them, documents that hold its trigrams but never in a row; postings written before keep none, which rules nothing out, until `chronicle reindex`",
+		Apply: func(*Archive, *bolt.Tx) error { return nil }},
 }
 
 // addAbsoluteSources gives every name that is an absolute path its source

@@ -40,14 +40,17 @@ type triTable struct {
 type triSlot struct {
 	key uint32 // trigram + 1; 0 marks an empty slot
 	lineCount
+	// follow: the bytes that follow the trigram somewhere in the text, a
+	// bit each, byte&7 (FollowBit): the follow mask of its posting.
+	follow uint8
 }
 
 func newTriTable(bits uint) triTable {
 	return triTable{slots: make([]triSlot, 1<<bits), shift: 32 - bits}
 }
 
-// hit counts trigram tri as seen on line.
-func (t *triTable) hit(tri, line uint32) {
+// hit counts trigram tri as seen on line and returns its slot.
+func (t *triTable) hit(tri, line uint32) *triSlot {
 	key := tri + 1
 	mask := uint32(len(t.slots) - 1)
 	for h := (key * 0x9E3779B1) >> t.shift; ; h = (h + 1) & mask {
@@ -57,16 +60,27 @@ func (t *triTable) hit(tri, line uint32) {
 				s.last = line
 				s.count++
 			}
-			return
+			return s
 		}
 		if s.key == 0 {
 			s.key, s.count, s.last = key, 1, line
 			if t.n++; t.n*2 > len(t.slots) {
 				t.grow()
+				return t.slot(key)
 			}
-			return
+			return s
 		}
 	}
+}
+
+// slot returns the slot of key, which the table holds.
+func (t *triTable) slot(key uint32) *triSlot {
+	mask := uint32(len(t.slots) - 1)
+	h := (key * 0x9E3779B1) >> t.shift
+	for t.slots[h].key != key {
+		h = (h + 1) & mask
+	}
+	return &t.slots[h]
 }
 
 func (t *triTable) grow() {
@@ -177,10 +191,15 @@ func (g *gramCounts) countBytes(src []byte) (or byte) {
 		// The trigram's home slot is checked inline; collisions,
 		// insertions and growth go through hit.
 		key := (uint32(c)<<16 | uint32(c1)<<8 | uint32(c2)) + 1
+		var follow uint8 // none after the last trigram of the text
+		if p+3 < n {
+			follow = FollowBit(src[p+3])
+		}
 		if t := &slots[(key*0x9E3779B1)>>shift]; t.key == key {
 			seen(&t.lineCount, line)
+			t.follow |= follow
 		} else {
-			g.tri.hit(key-1, line)
+			g.tri.hit(key-1, line).follow |= follow
 			slots, shift = g.tri.slots, g.tri.shift
 		}
 	}
@@ -394,17 +413,17 @@ func eachCPGramIn(b []byte, from, to int, fn func(at int, h uint32)) {
 
 // each calls fn for every gram with its line count, by kind then gram (the
 // order of their keys).
-func (g *gramCounts) each(fn func(n int, gram, lines uint32) error) error {
+func (g *gramCounts) each(fn func(n int, gram, lines uint32, follow uint8) error) error {
 	for c, u := range g.uni {
 		if u.count > 0 {
-			if err := fn(1, uint32(c), u.count); err != nil {
+			if err := fn(1, uint32(c), u.count, 0); err != nil {
 				return err
 			}
 		}
 	}
 	for b, u := range g.bi {
 		if u.count > 0 {
-			if err := fn(2, uint32(b), u.count); err != nil {
+			if err := fn(2, uint32(b), u.count, 0); err != nil {
 				return err
 			}
 		}
@@ -417,15 +436,16 @@ func (g *gramCounts) each(fn func(n int, gram, lines uint32) error) error {
 		kind  int
 		table *triTable
 	}{{3, &g.tri}, {kindCP, &g.cp}} {
+		// The follow mask rides in the pair's top byte, above the gram.
 		pairs = pairs[:0]
 		for _, s := range t.table.slots {
 			if s.key != 0 {
-				pairs = append(pairs, uint64(s.key-1)<<32|uint64(s.count))
+				pairs = append(pairs, uint64(s.follow)<<56|uint64(s.key-1)<<32|uint64(s.count))
 			}
 		}
 		sorted := sortGramPairs(pairs, tmp)
 		for _, p := range sorted {
-			if err := fn(t.kind, uint32(p>>32), uint32(p)); err != nil {
+			if err := fn(t.kind, uint32(p>>32)&0xFFFFFF, uint32(p), uint8(p>>56)); err != nil {
 				return err
 			}
 		}
@@ -434,7 +454,7 @@ func (g *gramCounts) each(fn func(n int, gram, lines uint32) error) error {
 }
 
 // sortGramPairs sorts pairs of a 24-bit gram (bits 32 to 55) and a count
-// (the low 32 bits) by gram, with tmp (as long as pairs) as scratch: an
+// (the low 32 bits) by gram (the top byte rides along), with tmp (as long as pairs) as scratch: an
 // LSD radix sort of the gram's three bytes, where a comparison sort of
 // tens of thousands of grams per document was a tenth of counting them.
 // It returns the sorted slice, which is tmp's array (three passes).
@@ -459,3 +479,11 @@ func sortGramPairs(pairs, tmp []uint64) []uint64 {
 	}
 	return pairs
 }
+
+// FollowBit is the bit of the follow mask (a trigram posting's, and a
+// term's requirement) that byte b sets: b&7 spreads the letters a-z three
+// or four to a bit. A document holding a term holds each of its trigrams
+// followed by the term's next byte, so its mask for that trigram has that
+// byte's bit: a query rules out, without reading the document, those
+// holding every trigram of a term but never in a row (issue 28).
+func FollowBit(b byte) uint8 { return 1 << (b & 7) }

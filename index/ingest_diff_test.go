@@ -149,9 +149,9 @@ type gramCount struct {
 	gram, lines uint32
 }
 
-func gramList(each func(fn func(n int, gram, lines uint32) error) error) []gramCount {
+func gramList(each func(fn func(n int, gram, lines uint32, follow uint8) error) error) []gramCount {
 	var out []gramCount
-	each(func(n int, gram, lines uint32) error {
+	each(func(n int, gram, lines uint32, _ uint8) error {
 		out = append(out, gramCount{n, gram, lines})
 		return nil
 	})

@@ -25,9 +25,13 @@ import (
 //	  docs (u8)         how many of the group's documents hold the gram
 //	  which             docs ≤ 7: their bit numbers, ascending, one byte
 //	                    each; else the 64-bit bitmap (u64 LE)
-//	  countsSize        uvarint, bytes of the counts
+//	  countsSize        uvarint, bytes of the counts (and follow masks)
 //	  counts            for each document in ascending bit order, the number
 //	                    of its lines holding the gram (uvarint)
+//	  follows           trigram entries (kind 3) written since schema 21: for
+//	                    each document in ascending bit order, its follow
+//	                    mask (u8; see FollowBit); absent in others (an entry
+//	                    ends after its counts or after one byte per document)
 //	seal (u64 LE)       CRC-32C and CRC-32 (IEEE) of key ‖ every byte before it
 //
 // One value per gram (schema 12) cost a bbolt element (16 bytes), an 8-byte
@@ -171,31 +175,41 @@ func findEntry(entries []byte, last byte) (e rawEntry, found, ok bool) {
 	return rawEntry{}, false, true
 }
 
-// decodeCounts returns the counts of e, one per set bit, ok false unless
-// they fill its count bytes exactly.
-func decodeCounts(e rawEntry) ([]uint32, bool) {
+// decodeCounts returns the counts of e, one per set bit, and its follow
+// masks (nil when it has none), ok false unless they fill its count bytes
+// exactly.
+func decodeCounts(e rawEntry) ([]uint32, []uint8, bool) {
 	out := make([]uint32, 0, bits.OnesCount64(e.bitmap))
-	ok := eachCount(e, func(c uint32) { out = append(out, c) })
-	return out, ok
+	rest, ok := eachCount(e, func(c uint32) { out = append(out, c) })
+	var follows []uint8 // nil when the entry keeps none
+	if len(rest) > 0 {
+		follows = append(follows, rest...)
+	}
+	return out, follows, ok
 }
 
 // validCounts is decodeCounts without the counts: a lookup checks the
 // count bytes of every posting whose counts it uses, without allocating.
-func validCounts(e rawEntry) bool { return eachCount(e, func(uint32) {}) }
+func validCounts(e rawEntry) bool {
+	_, ok := eachCount(e, func(uint32) {})
+	return ok
+}
 
-// eachCount calls fn with each count of e; it reports whether they are one
-// per set bit and fill e's count bytes exactly.
-func eachCount(e rawEntry, fn func(uint32)) bool {
+// eachCount calls fn with each count of e and returns the follow masks
+// after them (empty when e has none); it reports whether there are a
+// count per set bit, then nothing or a follow mask per set bit.
+func eachCount(e rawEntry, fn func(uint32)) (follows []byte, ok bool) {
 	p := e.counts
-	for range bits.OnesCount64(e.bitmap) {
+	docs := bits.OnesCount64(e.bitmap)
+	for range docs {
 		c, n := binary.Uvarint(p)
 		if n <= 0 || c > math.MaxUint32 {
-			return false
+			return nil, false
 		}
 		fn(uint32(c))
 		p = p[n:]
 	}
-	return len(p) == 0
+	return p, len(p) == 0 || len(p) == docs
 }
 
 // entry is a decoded block entry.
@@ -223,9 +237,12 @@ func decodeLevelBlock(k, v []byte, counted bool) (link []byte, es []entry, ok bo
 		if e, body, ok = nextEntry(body); !ok || int(e.last) <= prev {
 			return nil, nil, false
 		}
-		var counts []uint32
+		var (
+			counts  []uint32
+			follows []uint8
+		)
 		if counted {
-			counts, ok = decodeCounts(e)
+			counts, follows, ok = decodeCounts(e)
 		} else {
 			ok = len(e.counts) == 0
 		}
@@ -233,7 +250,7 @@ func decodeLevelBlock(k, v []byte, counted bool) (link []byte, es []entry, ok bo
 			return nil, nil, false
 		}
 		prev = int(e.last)
-		es = append(es, entry{e.last, Posting{Bitmap: e.bitmap, Counts: counts}})
+		es = append(es, entry{e.last, Posting{Bitmap: e.bitmap, Counts: counts, Follows: follows}})
 	}
 	return link, es, true
 }
@@ -261,7 +278,8 @@ func appendEntry(v []byte, e entry) []byte {
 	} else {
 		v = binary.LittleEndian.AppendUint64(v, e.Bitmap)
 	}
-	size := 0
+	follows := e.follows()
+	size := len(follows)
 	for _, c := range e.Counts {
 		size += uvarintLen(uint64(c))
 	}
@@ -269,5 +287,15 @@ func appendEntry(v []byte, e entry) []byte {
 	for _, c := range e.Counts {
 		v = binary.AppendUvarint(v, uint64(c))
 	}
-	return v
+	return append(v, follows...)
+}
+
+// follows is e's follow masks as written: one per document, or none
+// (a posting whose masks do not match its documents is written without
+// them, which rules nothing out).
+func (e *entry) follows() []uint8 {
+	if len(e.Follows) != len(e.Counts) {
+		return nil
+	}
+	return e.Follows
 }

@@ -74,9 +74,10 @@ func TestSummariesAcrossSuperGroups(t *testing.T) {
 	held := func(s uint64) bool { return s >= heldFrom && s < heldTo }
 	db, docs := summaryCorpus(t, r, last, held)
 	grams := make([]map[string]bool, last+1)
+	follows := make([]map[string]uint8, last+1)
 	cps := make([]map[uint32][]int, last+1)
 	for s := 1; s <= last; s++ {
-		grams[s], cps[s] = gramsOf(docs[s]), cpGramsOf(docs[s])
+		grams[s], follows[s], cps[s] = gramsOf(docs[s]), followsOf(docs[s]), cpGramsOf(docs[s])
 	}
 	query := func(pending func(uint64) bool) {
 		t.Helper()
@@ -113,7 +114,7 @@ func TestSummariesAcrossSuperGroups(t *testing.T) {
 					continue
 				}
 				for _, term := range set {
-					if mayContain(grams[s], cps[s], term) {
+					if mayContain(grams[s], follows[s], cps[s], term) {
 						want = append(want, s)
 						break
 					}

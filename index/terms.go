@@ -78,6 +78,9 @@ func groupOf(seq uint64) (uint32, uint64) {
 type Posting struct {
 	Bitmap uint64
 	Counts []uint32 // one per set bit of Bitmap, in ascending bit order
+	// Follows: a trigram's follow masks (FollowBit), one per set bit, or
+	// nil (other grams, and trigrams folded before schema 21).
+	Follows []uint8
 }
 
 // withCount sets bit's count to lines, setting the bit if needed.
@@ -90,6 +93,28 @@ func (p *Posting) withCount(bit uint64, lines uint32) {
 	p.Bitmap |= bit
 	p.Counts = slices.Insert(p.Counts, i, lines)
 }
+
+// withFollow is withCount of a trigram, with its follow mask. A posting
+// whose documents have no mask yet (folded before schema 21) gets
+// AllFollow for them: any byte may follow.
+func (p *Posting) withFollow(bit uint64, lines uint32, follow uint8) {
+	if len(p.Follows) != len(p.Counts) || p.Follows == nil {
+		p.Follows = make([]uint8, len(p.Counts), len(p.Counts)+1)
+		for i := range p.Follows {
+			p.Follows[i] = AllFollow
+		}
+	}
+	i := bits.OnesCount64(p.Bitmap & (bit - 1))
+	if p.Bitmap&bit != 0 {
+		p.Counts[i], p.Follows[i] = lines, follow
+		return
+	}
+	p.withCount(bit, lines)
+	p.Follows = slices.Insert(p.Follows, i, follow)
+}
+
+// AllFollow is the follow mask that rules nothing out.
+const AllFollow uint8 = 0xFF
 
 // postingCount returns the line count for bit in the count bytes of a
 // posting with bitmap bm, and whether it is set.
@@ -109,6 +134,21 @@ func postingCount(bm uint64, counts []byte, bit uint64) (uint32, bool) {
 		return 0, false
 	}
 	return uint32(c), true
+}
+
+// postingFollow returns the follow mask of bit (set) in the count bytes of
+// a posting with bitmap bm (checked by the lookup that read them):
+// AllFollow when the posting keeps none.
+func postingFollow(bm uint64, counts []byte, bit uint64) uint8 {
+	docs := bits.OnesCount64(bm)
+	for range docs {
+		_, n := binary.Uvarint(counts)
+		counts = counts[n:]
+	}
+	if len(counts) != docs {
+		return AllFollow
+	}
+	return counts[bits.OnesCount64(bm&(bit-1))]
 }
 
 // damaged is the error of a group posting that is damaged or missing.
@@ -281,15 +321,19 @@ type DocGrams struct {
 	Seq uint64
 	// entries: (kind<<24 | gram) << 32 | line count, ascending.
 	entries []uint64
+	// follows: each entry's follow mask (trigrams; 0 for other grams).
+	follows []uint8
 }
 
 // Compact returns the grams of g for document seq. g's tables are released:
 // g must not be used again.
 func (g *Grams) Compact(seq uint64) *DocGrams {
-	d := &DocGrams{Seq: seq, entries: make([]uint64, 0, g.counts.tri.n+g.counts.cp.n+1024)}
-	g.counts.each(func(n int, gram, lines uint32) error {
+	size := g.counts.tri.n + g.counts.cp.n + 1024
+	d := &DocGrams{Seq: seq, entries: make([]uint64, 0, size), follows: make([]uint8, 0, size)}
+	g.counts.each(func(n int, gram, lines uint32, follow uint8) error {
 		if indexedGram(n, gram) {
 			d.entries = append(d.entries, uint64(uint32(n)<<24|gram)<<32|uint64(lines))
+			d.follows = append(d.follows, follow)
 		}
 		return nil
 	})
@@ -426,12 +470,13 @@ func foldGroup(b *bolt.Bucket, group uint32, docs []*DocGrams, sum *summaryUpdat
 			}
 			blk.reset()
 			blockKey = append(blockKey[:0], bk...)
+			blk.trigrams = next>>24 == 3
 		}
 		from := len(blk.sets)
 		for i, d := range add {
 			if pos[i] < len(d.entries) && uint32(d.entries[pos[i]]>>32) == next {
 				_, bit := groupOf(d.Seq)
-				blk.sets = append(blk.sets, bitLines{bit, uint32(d.entries[pos[i]])})
+				blk.sets = append(blk.sets, bitLines{bit, uint32(d.entries[pos[i]]), d.follows[pos[i]]})
 				pos[i]++
 			}
 		}
@@ -446,10 +491,12 @@ func foldGroup(b *bolt.Bucket, group uint32, docs []*DocGrams, sum *summaryUpdat
 	return w.flush()
 }
 
-// bitLines is one document's bit in its group and its line count.
+// bitLines is one document's bit in its group, its line count and its
+// follow mask (trigrams).
 type bitLines struct {
-	bit   uint64
-	lines uint32
+	bit    uint64
+	lines  uint32
+	follow uint8
 }
 
 // blockUpdate is the grams of one block a fold adds: for each gram
@@ -460,6 +507,9 @@ type blockUpdate struct {
 	// created: the last bytes of the grams merge added to the block (new
 	// to the group), for the group summaries.
 	created []byte
+	// trigrams: the block's grams are byte trigrams, whose postings keep
+	// follow masks.
+	trigrams bool
 }
 
 type gramSets struct {
@@ -487,7 +537,11 @@ func (u *blockUpdate) merge(es []entry) []entry {
 			u.created = append(u.created, g.last)
 		}
 		for _, s := range u.sets[g.from:g.to] {
-			e.withCount(s.bit, s.lines)
+			if u.trigrams {
+				e.withFollow(s.bit, s.lines, s.follow)
+			} else {
+				e.withCount(s.bit, s.lines)
+			}
 		}
 		out = append(out, e)
 	}
@@ -557,7 +611,7 @@ func SetPosting(tx *bolt.Tx, k []byte, bitmap uint64, counts []uint32) error {
 		return err
 	}
 	bk, last := blockOf(k)
-	if err := w.write(bytes.Clone(bk), replaceEntry(last, Posting{bitmap, slices.Clone(counts)})); err != nil {
+	if err := w.write(bytes.Clone(bk), replaceEntry(last, Posting{Bitmap: bitmap, Counts: slices.Clone(counts)})); err != nil {
 		return err
 	}
 	if err := w.flush(); err != nil {
@@ -778,6 +832,17 @@ func termGrams(term []byte) [][2]uint32 {
 	return out
 }
 
+// termFollows returns, for each byte trigram of term that a byte follows
+// in it, the follow mask every document holding term has for it: the
+// bits of the bytes after each of its places in term.
+func termFollows(term []byte) map[uint32]uint8 {
+	out := map[uint32]uint8{}
+	for i := 0; i+3 < len(term); i++ {
+		out[uint32(term[i])<<16|uint32(term[i+1])<<8|uint32(term[i+2])] |= FollowBit(term[i+3])
+	}
+	return out
+}
+
 // Bound is a candidate document with upper bounds of its find ranking key:
 // no line of it matches more than Terms terms (counted with repetition),
 // and at most Lines of its lines match at all.
@@ -823,8 +888,9 @@ func Bounds(tx *bolt.Tx, maxSeq uint64, terms [][]byte) ([]Bound, error) {
 		return nil, err
 	}
 	type weighted struct {
-		grams  [][2]uint32
-		weight int
+		grams   [][2]uint32
+		follows map[uint32]uint8 // each trigram's required follow mask
+		weight  int
 	}
 	var distinct []weighted
 	seen := map[string]int{}
@@ -837,7 +903,7 @@ func Bounds(tx *bolt.Tx, maxSeq uint64, terms [][]byte) ([]Bound, error) {
 			continue
 		}
 		seen[string(t)] = len(distinct)
-		distinct = append(distinct, weighted{termGrams(t), 1})
+		distinct = append(distinct, weighted{termGrams(t), termFollows(t), 1})
 		unindexed = unindexed || slices.ContainsFunc(t, find.IsSeparator)
 	}
 	weight := 0
@@ -926,8 +992,25 @@ func Bounds(tx *bolt.Tx, maxSeq uint64, terms [][]byte) ([]Bound, error) {
 						mins[bit] = uint32(c)
 					}
 				}
-				if len(p) != 0 {
+				// Then nothing, or a follow mask per document: a
+				// document that never has this trigram followed by the
+				// term's next byte does not hold the term.
+				switch docs := bits.OnesCount64(bm); {
+				case len(p) == docs && g[0] == 3:
+					if want := d.follows[g[1]]; want != 0 {
+						i := 0
+						for w := bm; w != 0; w &= w - 1 {
+							if p[i]&want != want {
+								all &^= w & -w
+							}
+							i++
+						}
+					}
+				case len(p) != 0:
 					return nil, damaged(group, "has an entry with unreadable line counts")
+				}
+				if all == 0 {
+					break
 				}
 			}
 			any |= all
@@ -1048,7 +1131,7 @@ func CheckTerms(tx *bolt.Tx, seq uint64, src []byte) (missing, miscounted int, p
 	distinct := 0
 	counts := countGrams(src)
 	defer counts.release()
-	err = counts.each(func(n int, gram, lines uint32) error {
+	err = counts.each(func(n int, gram, lines uint32, follow uint8) error {
 		if !indexedGram(n, gram) {
 			return nil
 		}
@@ -1057,6 +1140,10 @@ func CheckTerms(tx *bolt.Tx, seq uint64, src []byte) (missing, miscounted int, p
 		if err != nil || !found || bm&bit == 0 {
 			missing++
 		} else if c, ok := postingCount(bm, counts, bit); !ok || c != lines {
+			miscounted++
+		} else if f := postingFollow(bm, counts, bit); f&follow != follow {
+			// A mask without a byte the text has after the trigram
+			// would drop the document from a find of a term.
 			miscounted++
 		}
 		return nil

@@ -63,6 +63,16 @@ func gramsOf(src []byte) map[string]bool {
 	return m
 }
 
+// followsOf is the reference follow mask of every trigram of src: the
+// FollowBit of each byte after one of its occurrences.
+func followsOf(src []byte) map[string]uint8 {
+	m := map[string]uint8{}
+	for i := 0; i+3 < len(src); i++ {
+		m[string(src[i:i+3])] |= FollowBit(src[i+3])
+	}
+	return m
+}
+
 // charsOf is the reference character split of the code-point trigrams:
 // from the first byte that is not a continuation byte, as Go's range over
 // a string decodes (an invalid sequence is one byte), up to a character
@@ -128,12 +138,17 @@ func cpGramsOf(src []byte) map[uint32][]int {
 // mayContain is the candidate rule spelled out: a document is a candidate
 // for a term when it holds the whole term (< 3 bytes) or every trigram and
 // every code-point trigram.
-func mayContain(grams map[string]bool, cp map[uint32][]int, term []byte) bool {
+func mayContain(grams map[string]bool, follows map[string]uint8, cp map[uint32][]int, term []byte) bool {
 	if len(term) < 3 {
 		return grams[string(term)]
 	}
 	for i := 0; i+3 <= len(term); i++ {
 		if !grams[string(term[i:i+3])] {
+			return false
+		}
+		// The trigram followed, somewhere, by a byte of the same follow
+		// bit as the term's next one.
+		if i+3 < len(term) && follows[string(term[i:i+3])]&FollowBit(term[i+3]) == 0 {
 			return false
 		}
 	}
@@ -195,9 +210,10 @@ func TestCandidatesRandom(t *testing.T) {
 		seqs = seqs[n:]
 	}
 	grams := map[uint64]map[string]bool{}
+	follows := map[uint64]map[string]uint8{}
 	cps := map[uint64]map[uint32][]int{}
 	for s, src := range docs {
-		grams[s], cps[s] = gramsOf(src), cpGramsOf(src)
+		grams[s], follows[s], cps[s] = gramsOf(src), followsOf(src), cpGramsOf(src)
 	}
 	var terms [][]byte
 	for range 3000 {
@@ -235,13 +251,22 @@ func TestCandidatesRandom(t *testing.T) {
 				for _, term := range set {
 					// A term holding a separator is not in the postings
 					// (indexedGram): every document is its candidate.
-					if slices.ContainsFunc(term, find.IsSeparator) || mayContain(g, cps[s], term) {
+					if slices.ContainsFunc(term, find.IsSeparator) || mayContain(g, follows[s], cps[s], term) {
 						want = append(want, s)
 						break
 					}
 				}
 			}
 			require.Equal(t, want, got, "terms %q maxSeq %d", set, limit)
+			// The property that matters: no document holding a term is
+			// left out.
+			for s := uint64(1); s <= limit; s++ {
+				for _, term := range set {
+					if bytes.Contains(docs[s], term) {
+						require.Contains(t, got, s, "%q holds %q", docs[s], term)
+					}
+				}
+			}
 			bounds, err := Bounds(tx, limit, set)
 			if err != nil {
 				return err
@@ -609,12 +634,25 @@ func TestGramCountsEach(t *testing.T) {
 	for _, src := range srcs {
 		var got []string
 		gotCounts := map[string]uint32{}
-		require.NoError(t, countGrams(src).each(func(n int, gram, lines uint32) error {
+		gotFollows := map[string]uint8{}
+		require.NoError(t, countGrams(src).each(func(n int, gram, lines uint32, follow uint8) error {
 			k := gramKey(0, n, gram)
 			got = append(got, string(k[4:]))
 			gotCounts[string(k[4:])] = lines
+			if follow != 0 {
+				gotFollows[string(k[4:])] = follow
+			}
 			return nil
 		}))
+		// Each byte trigram's follow mask: the bits of the bytes after
+		// its occurrences, counted here the slow way.
+		wantFollows := map[string]uint8{}
+		for p := 0; p+3 < len(src); p++ {
+			if k := gramKey(0, 3, uint32(src[p])<<16|uint32(src[p+1])<<8|uint32(src[p+2])); indexedGram(3, uint32(src[p])<<16|uint32(src[p+1])<<8|uint32(src[p+2])) {
+				wantFollows[string(k[4:])] |= FollowBit(src[p+3])
+			}
+		}
+		require.Equal(t, wantFollows, gotFollows, "src %q", src)
 		var want []string
 		for g := range gramsOf(src) {
 			if len(g) == 3 && strings.ContainsFunc(g, func(r rune) bool { return r < 0x80 && find.IsSeparator(byte(r)) }) {
@@ -655,6 +693,9 @@ func withoutBit(t testing.TB, k, v []byte, bit uint64) []byte {
 		if p.Bitmap&bit != 0 {
 			j := bits.OnesCount64(p.Bitmap & (bit - 1))
 			p.Counts = slices.Delete(p.Counts, j, j+1)
+			if p.Follows != nil {
+				p.Follows = slices.Delete(p.Follows, j, j+1)
+			}
 		}
 		p.Bitmap &^= bit
 	}
