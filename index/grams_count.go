@@ -31,8 +31,8 @@ type gramCounts struct {
 	// visit those alone. Walking and clearing the 512 KiB table whole for
 	// every document was a tenth of the CPU of ingesting small ones.
 	biSeen [1 << 10]uint64
-	tri triTable
-	cp  triTable // hashed code-point trigrams (gram kind 4), see cpGrams
+	tri    triTable
+	cp     triTable // hashed code-point trigrams (gram kind 4), see cpGrams
 }
 
 // triTable maps a trigram to its line count with linear probing.
