@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -119,6 +120,7 @@ func TestAPIMatchesCLI(t *testing.T) {
 				ct = "application/json"
 			}
 			require.Equal(t, ct, r.header.Get("Content-Type"), c.argv)
+			require.Equal(t, strconv.Itoa(len(want)), r.header.Get("Content-Length"), "%v: the length is sent, no chunks", c.argv)
 			requireSecurityHeaders(t, r, spec.Name)
 		}
 	}
