@@ -54,3 +54,12 @@ const (
 	TotalsLenForTest      = totalsLen
 	RecordTailForTest     = recordTail
 )
+
+// SplitBoundsForTest sets the fewest super-groups whose bounds Find
+// computes on several cores (1: always), and returns a function that
+// puts the default back.
+func SplitBoundsForTest(supers uint64) (restore func()) {
+	old := splitBoundsSupers
+	splitBoundsSupers = supers
+	return func() { splitBoundsSupers = old }
+}

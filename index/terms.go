@@ -883,6 +883,14 @@ func Candidates(tx *bolt.Tx, maxSeq uint64, terms [][]byte) ([]uint64, error) {
 // proved absent by its group's chain (see openPosting): a damaged index
 // fails (ErrDamaged) rather than drop a document.
 func Bounds(tx *bolt.Tx, maxSeq uint64, terms [][]byte) ([]Bound, error) {
+	return BoundsOfSupers(tx, maxSeq, terms, 0, math.MaxUint32)
+}
+
+// BoundsOfSupers is Bounds over the documents of super-groups from..to-1
+// (SuperSize documents each) only: the bounds of a large archive are
+// computed a range of super-groups per core, each in a read transaction
+// of its own, and joined in order.
+func BoundsOfSupers(tx *bolt.Tx, maxSeq uint64, terms [][]byte, from, to uint32) ([]Bound, error) {
 	r, err := newGramReader(tx)
 	if err != nil {
 		return nil, err
@@ -924,10 +932,14 @@ func Bounds(tx *bolt.Tx, maxSeq uint64, terms [][]byte) ([]Bound, error) {
 	// Room for every document at once: a common term's bounds would
 	// otherwise be copied at each growth, and in a fresh process each
 	// copy faults in new pages; untouched capacity costs nothing.
-	out := make([]Bound, 0, min(maxSeq, 1<<22))
+	first, end := uint64(from)*SuperSize, uint64(to)*SuperSize
+	if to >= math.MaxUint32/SuperSize || end > maxSeq+1 {
+		end = maxSeq + 1
+	}
+	out := make([]Bound, 0, min(end-min(first, end), 1<<22))
 	key := make([]byte, 0, 8)
 	var summary uint64 // the groups of the current super-group the summary leaves
-	for group := uint32(0); maxSeq > 0 && uint64(group)*GroupSize <= maxSeq; group++ {
+	for group := uint32(first / GroupSize); maxSeq > 0 && uint64(group)*GroupSize <= maxSeq && uint64(group)*GroupSize < end; group++ {
 		// Groups wholly folded are read only if their super-group's
 		// summary says they may hold a term (supers.go).
 		if !unindexed && sum.trusted(group) {
