@@ -57,3 +57,28 @@ func TestIngestPaths(t *testing.T) {
 	err = a.IngestPaths(context.Background(), []string{dir}, func(chronicle.PathIngested) error { return stop })
 	require.ErrorIs(t, err, stop)
 }
+
+// TestIngestPathsTakesOriginalsAsText: the API ingests a mail and a page
+// as their own UTF-8 bytes, and rejects a PDF as not UTF-8 (API.md); only
+// `chronicle ingest` keeps them as originals.
+func TestIngestPathsTakesOriginalsAsText(t *testing.T) {
+	t.Parallel()
+	a, _ := openTemp(t)
+	dir := t.TempDir()
+	for _, name := range []string{"plain.eml", "english.html", "english.pdf"} {
+		data, err := os.ReadFile(filepath.Join("engine", "extract", "testdata", name))
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), data, 0o644))
+	}
+	var got []string
+	require.NoError(t, a.IngestPaths(context.Background(), []string{dir}, func(p chronicle.PathIngested) error {
+		got = append(got, p.Outcome+" "+filepath.Base(p.Path))
+		if p.Ingested != nil {
+			data, err := os.ReadFile(p.Path)
+			require.NoError(t, err)
+			require.Equal(t, int64(len(data)), p.Ingested.Document.Size, "%s: its own bytes", p.Path)
+		}
+		return nil
+	}))
+	require.Equal(t, []string{"new english.html", "rejected english.pdf", "new plain.eml"}, got)
+}
