@@ -12,3 +12,10 @@ const (
 )
 
 var DebianPackage = debianPackage
+
+// IdleWorkers is how many worker processes w keeps between calls.
+func IdleWorkers(w *Workers) int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return len(w.idle)
+}

@@ -76,12 +76,29 @@ var sentinels = map[string]error{
 // executable.
 type Workers struct {
 	path string
-	mu   sync.Mutex
-	idle []*worker
+	// slots: a call holds one while it runs, so that no more than
+	// cap(slots) workers ever run (a server verifying many receipts at
+	// once waits for one rather than start a process per request).
+	slots chan struct{}
+	mu    sync.Mutex
+	idle  []*worker
 }
 
-// NewWorkers runs the parsers in the executable at path.
-func NewWorkers(path string) *Workers { return &Workers{path: path} }
+// NewWorkers runs the parsers in the executable at path, in at most
+// twice as many processes as cores (at least 4).
+func NewWorkers(path string) *Workers {
+	return &Workers{path: path, slots: make(chan struct{}, max(4, 2*runtime.GOMAXPROCS(0)))}
+}
+
+// acquire takes a slot, or returns ctx's error first.
+func (w *Workers) acquire(ctx context.Context) (release func(), err error) {
+	select {
+	case w.slots <- struct{}{}:
+		return func() { <-w.slots }, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
 
 var defaultWorkers = sync.OnceValue(func() *Workers {
 	name := WorkerName
@@ -114,6 +131,11 @@ type worker struct {
 // a worker. A worker that fails to answer within opts.Timeout, or that
 // dies, is an ErrToolFailed naming it; the next call starts another.
 func (w *Workers) Extract(ctx context.Context, k Kind, data []byte, opts Options) ([]Part, error) {
+	release, err := w.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	wk, err := w.get(ctx, opts)
 	if err != nil {
 		return nil, err
@@ -134,6 +156,11 @@ func (w *Workers) Extract(ctx context.Context, k Kind, data []byte, opts Options
 // Version is the version of parser name that the workers run.
 func (w *Workers) Version(ctx context.Context, name string) (string, error) {
 	opts := Options{}.withDefaults()
+	release, err := w.acquire(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer release()
 	wk, err := w.get(ctx, opts)
 	if err != nil {
 		return "", err

@@ -2,6 +2,7 @@ package extract_test
 
 import (
 	"context"
+	"runtime"
 	"errors"
 	"os"
 	"path/filepath"
@@ -141,6 +142,8 @@ func TestWorkerConcurrent(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+	// Sixteen callers at once never ran more than the slots allow.
+	require.LessOrEqual(t, extract.IdleWorkers(w), max(4, 2*runtime.GOMAXPROCS(0)))
 }
 
 // TestWorkerFailures: a missing binary, a worker that dies, one that
