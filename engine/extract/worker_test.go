@@ -2,10 +2,10 @@ package extract_test
 
 import (
 	"context"
-	"runtime"
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
