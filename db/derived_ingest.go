@@ -122,11 +122,13 @@ func (a *Archive) ingestDerivedIn(tx *bolt.Tx, set *DerivedSet) (res *DerivedRes
 	res = &DerivedResult{Originals: make([]Digest, len(originals)), Texts: make([]*IngestResult, len(texts)),
 		Tools: make([]Tool, len(texts)), Names: make([]string, len(texts))}
 	for i, o := range originals {
-		k := keepOriginal // unprepared: a rejected file's originals
+		var kept *keptOriginal
 		if set.kept != nil {
-			k = func([]byte) *keptOriginal { return set.kept[i] }
+			kept = set.kept[i]
+		} else { // not prepared: a rejected file's originals
+			kept = keepOriginal(o.Data)
 		}
-		d, err := putOriginal(tx, k(o.Data), o.Kind, o.ContentType, o.Names, importedAt)
+		d, err := putOriginal(tx, kept, o.Kind, o.ContentType, o.Names, importedAt)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -245,16 +247,18 @@ func (a *Archive) Origin(d Digest) (*Derivation, error) {
 	return dv, err
 }
 
-// OriginalCount returns how many original files the archive keeps.
-func (a *Archive) OriginalCount() (int, error) {
-	n := 0
+// HasOriginals reports whether the archive keeps any original file (one
+// cursor step: a listing's footnote must not read the whole bucket).
+func (a *Archive) HasOriginals() (bool, error) {
+	has := false
 	err := a.bolt.View(func(tx *bolt.Tx) error {
 		if b := tx.Bucket(bucketOrigFiles); b != nil {
-			n = b.Stats().KeyN
+			k, _ := b.Cursor().First()
+			has = k != nil
 		}
 		return nil
 	})
-	return n, err
+	return has, err
 }
 
 // OriginalFiles returns the records of every original file, in digest order.

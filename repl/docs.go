@@ -82,10 +82,10 @@ func runDocs(x *invocation) error {
 	}
 	// The originals behind the derived texts, and those that gave none
 	// (an image attachment), are in their own listing: say so.
-	if n, err := a.OriginalCount(); err != nil {
+	if has, err := a.HasOriginals(); err != nil {
 		return commandError(err)
-	} else if n > 0 {
-		fmt.Fprintf(w, "(%s kept: `originals` shows each with the texts and attachments derived from it)\n", plural(n, "original file"))
+	} else if has {
+		fmt.Fprintln(w, "(original files are kept too: `originals` shows each with the texts and attachments derived from it)")
 	}
 	return nil
 }
